@@ -1,0 +1,43 @@
+# Hindsight — the two commands a newcomer needs are `make run` and `make test`.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: install run test test-unit test-integration test-e2e schemas bench-locomo lint typecheck clean
+
+$(STAMP): pyproject.toml libs/common/pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e ./libs/common[embedded] -e .[dev]
+	touch $(STAMP)
+
+install: $(STAMP)  ## create .venv with Hindsight and its test tools
+
+run: $(STAMP)  ## run Hindsight embedded on http://127.0.0.1:8080 (no servers needed)
+	$(VENV)/bin/hindsight serve
+
+test: $(STAMP)  ## every test suite
+	$(PY) -m pytest -q
+
+test-unit: $(STAMP)
+	$(PY) -m pytest -q tests/unit
+
+test-integration: $(STAMP)
+	$(PY) -m pytest -q tests/integration
+
+test-e2e: $(STAMP)
+	$(PY) -m pytest -q tests/e2e
+
+schemas: $(STAMP)  ## regenerate schemas/ from the event models
+	$(PY) -m hindsight_common.schema_export schemas
+
+typecheck: $(STAMP)
+	$(PY) -m mypy
+
+bench-locomo: $(STAMP)  ## LoCoMo retrieval benchmark (DATA=path to the LoCoMo JSON)
+	$(VENV)/bin/hindsight bench locomo --data $(DATA)
+
+clean:
+	rm -rf $(VENV) .hindsight

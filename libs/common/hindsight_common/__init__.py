@@ -1,0 +1,1 @@
+"""Hindsight's shared library: events, ports, recall logic, settings and adapters."""

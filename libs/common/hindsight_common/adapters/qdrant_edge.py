@@ -1,0 +1,136 @@
+"""Embedded vector projection on Qdrant Edge (the Qdrant engine in-process)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import qdrant_edge as qe
+
+from hindsight_common.adapters.position_file import read_position, write_position
+from hindsight_common.documents import from_payload, to_payload
+from hindsight_common.errors import ProjectionError
+from hindsight_common.ports.log import Position
+from hindsight_common.ports.projection import Embedded, Hit, Scope, VectorIndex
+
+log = logging.getLogger(__name__)
+
+_KEYWORD_FIELDS = ("tenant", "user", "session", "agent", "type")
+
+
+def scope_filter(scope: Scope) -> qe.Filter:
+    """The Qdrant filter for a scope; the tenant condition is always present."""
+    must: list[Any] = [qe.FieldCondition(key="tenant", match=qe.MatchValue(scope.tenant))]
+    for name in ("user", "session", "agent"):
+        value = getattr(scope, name)
+        if value is not None:
+            must.append(qe.FieldCondition(key=name, match=qe.MatchValue(value)))
+    if scope.types:
+        must.append(qe.FieldCondition(key="type", match=qe.MatchAny(list(scope.types))))
+    if scope.since is not None or scope.until is not None:
+        must.append(
+            qe.FieldCondition(
+                key="ts",
+                range=qe.RangeFloat(
+                    gte=scope.since.timestamp() if scope.since else None,
+                    lt=scope.until.timestamp() if scope.until else None,
+                ),
+            )
+        )
+    return qe.Filter(must=must)
+
+
+class QdrantEdgeIndex(VectorIndex):
+    """Vectors and payloads in a Qdrant Edge shard under ``directory``."""
+
+    def __init__(self, directory: Path, dim: int) -> None:
+        self._dir = directory
+        self._shard_dir = directory / "shard"
+        self._position_path = directory / "position.json"
+        self._write_lock = threading.Lock()
+        config = qe.EdgeConfig(vectors=qe.EdgeVectorParams(size=dim, distance=qe.Distance.Cosine))
+        try:
+            if self._shard_dir.exists() and any(self._shard_dir.iterdir()):
+                self._shard = qe.EdgeShard.load(str(self._shard_dir), config)
+            else:
+                self._shard_dir.mkdir(parents=True, exist_ok=True)
+                self._shard = qe.EdgeShard.create(str(self._shard_dir), config)
+                for name in _KEYWORD_FIELDS:
+                    self._shard.update(
+                        qe.UpdateOperation.create_field_index(name, qe.PayloadSchemaType.Keyword)
+                    )
+                self._shard.update(
+                    qe.UpdateOperation.create_field_index("ts", qe.PayloadSchemaType.Float)
+                )
+                self._shard.flush()
+        except Exception as e:  # the binding raises plain Exceptions
+            raise ProjectionError(f"cannot open the Qdrant Edge shard at {directory}: {e}") from e
+        self._closed = False
+
+    async def upsert(self, items: Sequence[Embedded], position: Position) -> None:
+        points = [
+            qe.Point(id=item.document.id, vector=list(item.vector), payload=to_payload(item.document))
+            for item in items
+        ]
+
+        def write() -> None:
+            with self._write_lock:
+                if points:
+                    self._shard.update(qe.UpdateOperation.upsert_points(points))
+                self._shard.flush()
+                write_position(self._position_path, position)
+
+        try:
+            await asyncio.to_thread(write)
+        except Exception as e:
+            raise ProjectionError(f"Qdrant Edge upsert failed: {e}") from e
+
+    async def search(self, scope: Scope, vector: Sequence[float], k: int) -> list[Hit]:
+        request = qe.QueryRequest(
+            limit=k,
+            query=qe.Query.Nearest(list(vector)),
+            filter=scope_filter(scope),
+            with_payload=True,
+        )
+        try:
+            points = await asyncio.to_thread(self._shard.query, request)
+        except Exception as e:
+            raise ProjectionError(f"Qdrant Edge query failed: {e}") from e
+        return [Hit(from_payload(dict(p.payload or {})), float(p.score)) for p in points]
+
+    async def position(self) -> Position:
+        return read_position(self._position_path)
+
+    async def count(self, tenant: str) -> int:
+        request = qe.CountRequest(filter=scope_filter(Scope(tenant=tenant)), exact=True)
+        return int(await asyncio.to_thread(self._shard.count, request))
+
+    async def ids(self, tenant: str) -> list[str]:
+        def scan() -> list[str]:
+            out: list[str] = []
+            offset: Any = None
+            while True:
+                records, offset = self._shard.scroll(
+                    qe.ScrollRequest(
+                        offset=offset,
+                        limit=1000,
+                        filter=scope_filter(Scope(tenant=tenant)),
+                        with_payload=["id"],
+                    )
+                )
+                out += [str((r.payload or {})["id"]) for r in records]
+                if offset is None:
+                    return sorted(out)
+
+        return await asyncio.to_thread(scan)
+
+    async def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            with self._write_lock:
+                self._shard.flush()
+                self._shard.close()

@@ -1,0 +1,157 @@
+"""Embedded text projection: BM25 over SQLite FTS5 (porter stemming).
+
+Chosen over tantivy for the embedded mode: it is in the standard library
+(nothing to install), transactional with the position it records, and fast
+enough at the sizes a single process serves (see README, "Text index").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+import threading
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+from hindsight_common.documents import from_payload, to_payload
+from hindsight_common.errors import ProjectionError
+from hindsight_common.ports.log import Position
+from hindsight_common.ports.projection import Document, Hit, Scope, TextIndex
+from hindsight_common.recall.query_terms import keyword_terms
+
+T = TypeVar("T")
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS docs (
+    rowid   INTEGER PRIMARY KEY,
+    id      TEXT NOT NULL UNIQUE,
+    tenant  TEXT NOT NULL,
+    user    TEXT NOT NULL,
+    session TEXT NOT NULL,
+    agent   TEXT NOT NULL,
+    type    TEXT NOT NULL,
+    ts      REAL NOT NULL,
+    payload TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS docs_scope ON docs (tenant, user, session);
+CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(body, tokenize = 'porter unicode61');
+CREATE TABLE IF NOT EXISTS position (pkey TEXT PRIMARY KEY, offset INTEGER NOT NULL);
+"""
+
+
+def fts_query(query: str) -> str | None:
+    """An FTS5 MATCH expression: any of the query's keyword terms (quoted)."""
+    terms = keyword_terms(query)
+    if not terms:
+        return None
+    return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+
+
+class SqliteFtsIndex(TextIndex):
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        try:
+            self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.executescript(_SCHEMA)
+        except sqlite3.Error as e:
+            raise ProjectionError(f"cannot open the text index at {path}: {e}") from e
+        self._closed = False
+
+    async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        def locked() -> T:
+            with self._lock:
+                if self._closed:
+                    raise ProjectionError("the text index is closed")
+                return fn(self._db)
+
+        try:
+            return await asyncio.to_thread(locked)
+        except sqlite3.Error as e:
+            raise ProjectionError(f"text index operation failed: {e}") from e
+
+    async def upsert(self, documents: Sequence[Document], position: Position) -> None:
+        rows = [
+            (d.id, d.tenant, d.user, d.session, d.agent or "", d.type,
+             d.occurred_at.timestamp(), json.dumps(to_payload(d)), d.search_text)
+            for d in documents
+        ]
+
+        def tx(db: sqlite3.Connection) -> None:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                for *doc, body in rows:
+                    rowid = db.execute(
+                        "INSERT INTO docs (id, tenant, user, session, agent, type, ts, payload) "
+                        "VALUES (?,?,?,?,?,?,?,?) ON CONFLICT (id) DO UPDATE SET "
+                        "payload=excluded.payload, ts=excluded.ts RETURNING rowid",
+                        doc,
+                    ).fetchone()[0]
+                    db.execute("DELETE FROM fts WHERE rowid=?", (rowid,))
+                    db.execute("INSERT INTO fts (rowid, body) VALUES (?,?)", (rowid, body))
+                db.executemany(
+                    "INSERT INTO position (pkey, offset) VALUES (?,?) ON CONFLICT (pkey) "
+                    "DO UPDATE SET offset=MAX(offset, excluded.offset)",
+                    list(position.items()),
+                )
+                db.execute("COMMIT")
+            except BaseException:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                raise
+
+        await self._run(tx)
+
+    async def search(self, scope: Scope, query: str, k: int) -> list[Hit]:
+        match = fts_query(query)
+        if match is None:
+            return []
+        where = ["fts MATCH ?", "d.tenant = ?"]
+        params: list[Any] = [match, scope.tenant]
+        for name in ("user", "session", "agent"):
+            value = getattr(scope, name)
+            if value is not None:
+                where.append(f"d.{name} = ?")
+                params.append(value)
+        if scope.types:
+            where.append(f"d.type IN ({','.join('?' * len(scope.types))})")
+            params += list(scope.types)
+        if scope.since is not None:
+            where.append("d.ts >= ?")
+            params.append(scope.since.timestamp())
+        if scope.until is not None:
+            where.append("d.ts < ?")
+            params.append(scope.until.timestamp())
+        sql = (
+            "SELECT d.payload, bm25(fts) AS rank FROM fts JOIN docs d ON d.rowid = fts.rowid "
+            f"WHERE {' AND '.join(where)} ORDER BY rank LIMIT ?"
+        )
+        rows = await self._run(lambda db: db.execute(sql, (*params, k)).fetchall())
+        # FTS5's bm25() is negative (lower is better); expose the usual positive score.
+        return [Hit(from_payload(json.loads(p)), -float(r)) for p, r in rows]
+
+    async def position(self) -> Position:
+        rows = await self._run(lambda db: db.execute("SELECT pkey, offset FROM position").fetchall())
+        return {str(k): int(v) for k, v in rows}
+
+    async def count(self, tenant: str) -> int:
+        row = await self._run(
+            lambda db: db.execute("SELECT COUNT(*) FROM docs WHERE tenant=?", (tenant,)).fetchone()
+        )
+        return int(row[0])
+
+    async def ids(self, tenant: str) -> list[str]:
+        rows = await self._run(
+            lambda db: db.execute("SELECT id FROM docs WHERE tenant=? ORDER BY id", (tenant,)).fetchall()
+        )
+        return [str(r[0]) for r in rows]
+
+    async def close(self) -> None:
+        with self._lock:
+            if not self._closed:
+                self._closed = True
+                self._db.close()

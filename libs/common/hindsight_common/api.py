@@ -1,0 +1,88 @@
+"""Request and response models of the public API (HTTP today; gRPC and MCP map onto them)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
+
+from hindsight_common.events.base import Identifier, UtcDatetime
+from hindsight_common.events.interactions import Role, ToolCall
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class InteractionIn(_Strict):
+    """One turn to record."""
+
+    tenant: Identifier | None = Field(None, description="Defaults to 'default' when auth is off.")
+    user: Identifier = Field(description="The end user this turn is about.")
+    agent: Identifier | None = None
+    session: Identifier
+    speaker: str = Field(min_length=1, max_length=200)
+    role: Role = "user"
+    content: str = Field(min_length=1)
+    occurred_at: UtcDatetime | None = Field(None, description="Defaults to the time received.")
+    external_id: str | None = Field(None, max_length=500)
+    tool_calls: tuple[ToolCall, ...] = ()
+    metadata: dict[str, JsonValue] = Field(default_factory=dict)
+
+
+class IngestRequest(_Strict):
+    interactions: list[InteractionIn] = Field(min_length=1)
+
+
+class AppendedOut(_Strict):
+    event_id: str
+    offset: int
+
+
+class IngestResponse(_Strict):
+    events: list[AppendedOut]
+    replayed: bool = Field(False, description="True when an idempotency key matched an earlier batch.")
+
+
+class RecallIn(_Strict):
+    tenant: Identifier | None = None
+    user: Identifier | None = None
+    session: Identifier | None = None
+    agent: Identifier | None = None
+    query: str = Field(min_length=1, max_length=4000)
+    k: int = Field(10, ge=1)
+    types: list[Literal["episodic", "semantic"]] | None = None
+    since: UtcDatetime | None = None
+    until: UtcDatetime | None = None
+
+
+class Provenance(_Strict):
+    event_ids: list[str]
+    external_ids: list[str]
+
+
+class RecallItemOut(_Strict):
+    id: str
+    type: str
+    content: str
+    speaker: str
+    role: str
+    session: str
+    user: str
+    occurred_at: datetime
+    score: float
+    scores: dict[str, float]
+    ranks: dict[str, int]
+    provenance: Provenance
+
+
+class RecallOut(_Strict):
+    items: list[RecallItemOut]
+
+
+class SessionCloseIn(_Strict):
+    tenant: Identifier | None = None
+    user: Identifier
+    agent: Identifier | None = None
+

@@ -1,0 +1,145 @@
+"""The consumer loop every service runs: fetch, handle, then commit.
+
+At-least-once: the position is committed only after the handler's writes
+succeeded. A record that cannot be parsed, or that makes the handler fail with
+a non-infrastructure error, goes to the group's dead-letter stream with the
+reason, and the records behind it flow on. Infrastructure errors (a projection,
+provider or the log being down) are retried with backoff, never dead-lettered:
+an outage must not turn into lost events.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from datetime import UTC, datetime
+
+from hindsight_common.errors import PersistenceError, ProjectionError, ProviderError
+from hindsight_common.ports.log import EventLog, LogRecord, Position
+from hindsight_common.streams import dead_letter_stream
+
+log = logging.getLogger(__name__)
+
+Handler = Callable[[Sequence[LogRecord], Position], Awaitable[None]]
+TRANSIENT = (ProjectionError, ProviderError, PersistenceError)
+
+
+def batch_position(records: Sequence[LogRecord]) -> dict[str, int]:
+    """Last offset per stream partition among ``records``."""
+    out: dict[str, int] = {}
+    for r in records:
+        out[r.position_key] = max(out.get(r.position_key, 0), r.offset)
+    return out
+
+
+def dead_letter_payload(group: str, record: LogRecord, reason: str) -> bytes:
+    return json.dumps(
+        {
+            "consumer": group,
+            "stream": record.stream,
+            "partition": record.partition,
+            "offset": record.offset,
+            "key": record.key,
+            "error": reason,
+            "payload": record.raw.decode("utf-8", errors="replace"),
+            "dead_lettered_at": datetime.now(UTC).isoformat(),
+        }
+    ).encode()
+
+
+class Consumer:
+    """Runs one consumer group over some streams with one handler."""
+
+    def __init__(
+        self,
+        log_: EventLog,
+        group: str,
+        streams: Sequence[str],
+        handler: Handler,
+        *,
+        resume_from: Callable[[], Awaitable[Position]] | None = None,
+        batch_size: int = 256,
+        poll_timeout_s: float = 0.5,
+        max_backoff_s: float = 30.0,
+    ) -> None:
+        self.group = group
+        self.streams = list(streams)
+        self._log = log_
+        self._handler = handler
+        self._resume_from = resume_from
+        self._batch = batch_size
+        self._poll = poll_timeout_s
+        self._max_backoff = max_backoff_s
+        self.processed = 0
+        self.dead_lettered = 0
+        self.position: dict[str, int] = {}
+        self.ready = asyncio.Event()
+
+    async def run(self, stop: asyncio.Event) -> None:
+        sub = await self._log.subscribe(self.group, self.streams)
+        try:
+            if self._resume_from is not None:
+                # The projection says what it holds; if it is behind the group's
+                # committed offset (files deleted, new version), rebuild from there.
+                position = await self._resume_from()
+                await sub.seek(position)
+                self.position = dict(position)
+            else:
+                self.position = dict(await sub.committed())
+            self.ready.set()
+            while not stop.is_set():
+                records = await sub.fetch(self._batch, self._poll)
+                if not records:
+                    continue
+                await self._process(records, stop)
+                await sub.commit(records)
+                self.position.update(batch_position(records))
+                self.processed += len(records)
+        finally:
+            await sub.close()
+
+    async def _process(self, records: Sequence[LogRecord], stop: asyncio.Event) -> None:
+        position = batch_position(records)
+        good = []
+        for r in records:
+            if r.event is None:
+                await self._dead_letter(r, r.error or "unparseable record")
+            else:
+                good.append(r)
+        backoff = 0.1
+        while True:
+            try:
+                await self._handler(good, position)
+                return
+            except TRANSIENT as e:
+                if stop.is_set():
+                    raise
+                log.warning("%s: transient failure, retrying in %.1fs: %s", self.group, backoff, e)
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, self._max_backoff)
+            except Exception:  # handler boundary: isolate the record at fault
+                log.exception("%s: batch failed; retrying records one by one", self.group)
+                await self._one_by_one(good)
+                # Records are handled; record the batch position on a no-op write.
+                await self._handler([], position)
+                return
+
+    async def _one_by_one(self, records: Sequence[LogRecord]) -> None:
+        for r in records:
+            try:
+                await self._handler([r], batch_position([r]))
+            except TRANSIENT:
+                raise
+            except Exception as e:  # handler boundary: dead-letter with the reason
+                await self._dead_letter(r, f"{type(e).__name__}: {e}")
+
+    async def _dead_letter(self, record: LogRecord, reason: str) -> None:
+        log.error(
+            "%s: dead-lettering %s offset %s: %s", self.group, record.stream, record.offset, reason
+        )
+        await self._log.append_raw(
+            dead_letter_stream(self.group), record.key, dead_letter_payload(self.group, record, reason)
+        )
+        self.dead_lettered += 1

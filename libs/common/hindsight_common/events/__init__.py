@@ -1,0 +1,27 @@
+"""Domain events: immutable, versioned, past-tense facts on the log."""
+
+from hindsight_common.events.base import Event, utcnow
+from hindsight_common.events.interactions import InteractionRecorded, Role, SessionClosed, ToolCall
+from hindsight_common.events.registry import (
+    EVENT_TYPES,
+    parse_event,
+    register_event_type,
+    register_upcaster,
+    serialize_event,
+    upcast,
+)
+
+__all__ = [
+    "EVENT_TYPES",
+    "Event",
+    "InteractionRecorded",
+    "Role",
+    "SessionClosed",
+    "ToolCall",
+    "parse_event",
+    "register_event_type",
+    "register_upcaster",
+    "serialize_event",
+    "upcast",
+    "utcnow",
+]

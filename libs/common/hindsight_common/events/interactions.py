@@ -1,0 +1,48 @@
+"""Events of the ``hindsight.interactions.v1`` stream."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
+
+from hindsight_common.events.base import Event, Identifier
+
+Role = Literal["user", "assistant", "tool", "system"]
+
+
+class ToolCall(BaseModel):
+    """A tool the agent called during the turn, with its outcome."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str = Field(min_length=1, max_length=200)
+    arguments: dict[str, JsonValue] = Field(default_factory=dict)
+    result: str | None = Field(default=None, max_length=100_000)
+    ok: bool | None = None
+
+
+class InteractionRecorded(Event):
+    """One turn of a conversation (a message, a tool call, an outcome) happened."""
+
+    type: Literal["InteractionRecorded"] = "InteractionRecorded"
+    schema_version: Literal[1] = 1
+    agent: Identifier | None = Field(default=None, description="The agent involved, if any.")
+    session: Identifier = Field(description="The conversation or task this turn belongs to.")
+    speaker: str = Field(min_length=1, max_length=200, description="Who spoke (a name).")
+    role: Role = Field(description="user, assistant, tool or system.")
+    content: str = Field(min_length=1, description="What was said or done.")
+    tool_calls: tuple[ToolCall, ...] = Field(default=())
+    external_id: str | None = Field(
+        default=None, max_length=500, description="The caller's own id for this turn."
+    )
+    metadata: dict[str, JsonValue] = Field(default_factory=dict)
+
+
+class SessionClosed(Event):
+    """A session ended; reflection may now look back at it."""
+
+    type: Literal["SessionClosed"] = "SessionClosed"
+    schema_version: Literal[1] = 1
+    agent: Identifier | None = None
+    session: Identifier

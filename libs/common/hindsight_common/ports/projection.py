@@ -1,0 +1,120 @@
+"""What projections hold, and the ports of the vector and text indexes.
+
+A projection document is derived from one event (an interaction today, a
+semantic memory later). Writes are idempotent (keyed by document id) and carry
+the log position they reflect, so a projection knows where to resume and can
+be dropped and rebuilt from the log at any time.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from hindsight_common.ports.log import Position
+
+
+@dataclass(frozen=True)
+class Document:
+    """One recallable item as the projections store it."""
+
+    id: str
+    tenant: str
+    user: str
+    session: str
+    type: str  # "episodic" (an interaction) or "semantic" (a memory)
+    speaker: str
+    role: str
+    content: str
+    occurred_at: datetime
+    agent: str | None = None
+    external_id: str | None = None
+    event_ids: tuple[str, ...] = ()
+    external_ids: tuple[str, ...] = ()
+    stream: str = ""
+    offset: int = 0
+
+    @property
+    def search_text(self) -> str:
+        # Questions name people ("what did Caroline say ..."); indexing the speaker
+        # with the words lets both BM25 and the embedding see who said it.
+        return f"{self.speaker}: {self.content}"
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Which documents a query may see. The tenant is always required."""
+
+    tenant: str
+    user: str | None = None
+    session: str | None = None
+    agent: str | None = None
+    types: tuple[str, ...] = ()
+    since: datetime | None = None
+    until: datetime | None = None
+
+
+@dataclass(frozen=True)
+class Hit:
+    document: Document
+    score: float
+
+
+@dataclass(frozen=True)
+class Embedded:
+    document: Document
+    vector: Sequence[float] = field(repr=False)
+
+
+class Projection(ABC):
+    """What every projection can do besides its own writes and searches."""
+
+    @abstractmethod
+    async def position(self) -> Position:
+        """The log position this projection reflects (empty when new)."""
+
+    @abstractmethod
+    async def count(self, tenant: str) -> int:
+        """How many documents of ``tenant`` it holds."""
+
+    @abstractmethod
+    async def ids(self, tenant: str) -> list[str]:
+        """Every document id of ``tenant`` (for verification and tests), sorted."""
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Flush and release. Idempotent."""
+
+
+class VectorIndex(Projection):
+    """Dense-vector projection (Qdrant Edge embedded, Qdrant server in the cluster)."""
+
+    @abstractmethod
+    async def upsert(self, items: Sequence[Embedded], position: Position) -> None:
+        """Insert or replace ``items`` by document id and record ``position``.
+
+        Idempotent. Durable on return. Raises ProjectionError.
+        """
+
+    @abstractmethod
+    async def search(self, scope: Scope, vector: Sequence[float], k: int) -> list[Hit]:
+        """Up to ``k`` nearest documents inside ``scope`` (tenant enforced here),
+        best first, score = cosine similarity. Raises ProjectionError."""
+
+
+class TextIndex(Projection):
+    """Keyword (BM25) projection (SQLite FTS5 embedded, Elasticsearch in the cluster)."""
+
+    @abstractmethod
+    async def upsert(self, documents: Sequence[Document], position: Position) -> None:
+        """Insert or replace ``documents`` by id and record ``position``.
+
+        Idempotent. Durable on return. Raises ProjectionError.
+        """
+
+    @abstractmethod
+    async def search(self, scope: Scope, query: str, k: int) -> list[Hit]:
+        """Up to ``k`` documents matching ``query`` inside ``scope`` (tenant enforced
+        here), best first, score = BM25 (higher is better). Raises ProjectionError."""

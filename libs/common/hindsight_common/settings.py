@@ -1,0 +1,68 @@
+"""One settings object, built once at start-up from ``HINDSIGHT_*`` variables.
+
+Nothing reads the environment at import time: call :func:`load_settings` (or
+build :class:`Settings` directly in tests) and pass the object down.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DEFAULT_DATA_DIR = Path(".hindsight")
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8080
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="HINDSIGHT_", extra="ignore", frozen=True)
+
+    data_dir: Path = Field(DEFAULT_DATA_DIR, description="Where the embedded mode keeps its files.")
+    host: str = DEFAULT_HOST
+    port: int = Field(DEFAULT_PORT, ge=1, le=65535)
+
+    # Which adapter backs each port (a factory picks them; services never branch).
+    log_backend: Literal["sqlite"] = "sqlite"
+    vector_backend: Literal["qdrant_edge"] = "qdrant_edge"
+    text_backend: Literal["sqlite_fts"] = "sqlite_fts"
+    embedder: Literal["minilm"] = "minilm"
+    embed_threads: int | None = Field(None, ge=1, description="Torch threads; default: all cores.")
+
+    # Write API limits: a clear 4xx beyond them, nothing appended.
+    default_tenant: str = "default"
+    max_batch: int = Field(500, ge=1, description="Interactions per POST /v1/interactions.")
+    max_content_chars: int = Field(32_000, ge=1)
+    max_body_bytes: int = Field(8 * 1024 * 1024, ge=1024)
+
+    # Consumers.
+    consumer_batch: int = Field(256, ge=1)
+    poll_timeout_s: float = Field(0.5, gt=0)
+
+    # Recall.
+    recall_candidates: int = Field(50, ge=1, description="Candidates per path before fusion.")
+    recall_max_k: int = Field(100, ge=1)
+
+    @property
+    def log_path(self) -> Path:
+        return self.data_dir / "log" / "hindsight.sqlite3"
+
+    @property
+    def projections_dir(self) -> Path:
+        return self.data_dir / "projections"
+
+    @property
+    def vector_dir(self) -> Path:
+        return self.projections_dir / "vectors"
+
+    @property
+    def text_path(self) -> Path:
+        return self.projections_dir / "text" / "bm25.sqlite3"
+
+
+def load_settings(**overrides: object) -> Settings:
+    """Settings from the environment, with explicit overrides (e.g. CLI flags) on top."""
+    clean = {k: v for k, v in overrides.items() if v is not None}
+    return Settings(**clean)  # type: ignore[arg-type]

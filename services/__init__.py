@@ -1,0 +1,1 @@
+"""Hindsight's services: ingest, embed, project, reflect, consolidate, query."""

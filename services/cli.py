@@ -1,0 +1,165 @@
+"""The ``hindsight`` command line."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import sys
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from hindsight_common.errors import HindsightError
+from hindsight_common.settings import DEFAULT_HOST, DEFAULT_PORT, load_settings
+
+DEFAULT_URL = f"http://{DEFAULT_HOST}:{DEFAULT_PORT}"
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="hindsight", description="Long-term memory for LLM agents.")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    s = sub.add_parser("serve", help="run every service in one process (embedded storage)")
+    s.add_argument("--host", default=None, help=f"default {DEFAULT_HOST} (HINDSIGHT_HOST)")
+    s.add_argument("--port", type=int, default=None, help=f"default {DEFAULT_PORT} (HINDSIGHT_PORT)")
+    s.add_argument("--data-dir", type=Path, default=None, help="default ./.hindsight (HINDSIGHT_DATA_DIR)")
+
+    i = sub.add_parser("ingest", help="send a JSON-lines file of interactions to a running server")
+    i.add_argument("file", type=Path, help="one interaction object per line ('-' for stdin)")
+    i.add_argument("--url", default=DEFAULT_URL)
+    i.add_argument("--batch", type=int, default=200)
+
+    r = sub.add_parser("recall", help="recall from a running server")
+    r.add_argument("query")
+    r.add_argument("--url", default=DEFAULT_URL)
+    r.add_argument("--tenant", default=None)
+    r.add_argument("--user", default=None)
+    r.add_argument("--session", default=None)
+    r.add_argument("-k", type=int, default=10)
+    r.add_argument("--json", action="store_true", help="print the raw JSON answer")
+
+    rp = sub.add_parser("replay", help="drop the projections and rebuild them from the log")
+    rp.add_argument("--data-dir", type=Path, default=None)
+
+    b = sub.add_parser("bench", help="benchmarks that print figures")
+    bsub = b.add_subparsers(dest="bench", required=True)
+    lb = bsub.add_parser("locomo", help="retrieval recall@k on a LoCoMo-format file")
+    lb.add_argument("--data", type=Path, required=True)
+    lb.add_argument("--k", default="5,10,20", help="comma-separated cut-offs")
+    lb.add_argument("--json", action="store_true", help="also print one JSON object as the last line")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    try:
+        if args.command == "serve":
+            return _serve(args)
+        if args.command == "ingest":
+            return _ingest(args)
+        if args.command == "recall":
+            return _recall(args)
+        if args.command == "replay":
+            return asyncio.run(_replay(args))
+        if args.command == "bench" and args.bench == "locomo":
+            return asyncio.run(_bench_locomo(args))
+    except HindsightError as e:
+        print(f"hindsight: {e}", file=sys.stderr)
+        return 2
+    except httpx.ConnectError:
+        print(
+            f"hindsight: no server answers at {args.url}; start one with `hindsight serve`",
+            file=sys.stderr,
+        )
+        return 2
+    return 1
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from hindsight_services.embedded import create_app
+
+    settings = load_settings(host=args.host, port=args.port, data_dir=args.data_dir)
+    app = create_app(settings)
+    uvicorn.run(app, host=settings.host, port=settings.port, log_level="info")
+    return 0
+
+
+def _read_lines(path: Path) -> list[dict[str, Any]]:
+    text = sys.stdin.read() if str(path) == "-" else path.read_text()
+    items = []
+    for n, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            items.append(json.loads(line))
+        except json.JSONDecodeError as e:
+            raise SystemExit(f"hindsight: {path}:{n}: not valid JSON: {e}") from e
+    return items
+
+
+def _ingest(args: argparse.Namespace) -> int:
+    items = _read_lines(args.file)
+    sent = 0
+    with httpx.Client(base_url=args.url, timeout=60) as client:
+        for i in range(0, len(items), args.batch):
+            r = client.post("/v1/interactions", json={"interactions": items[i : i + args.batch]})
+            if r.status_code >= 400:
+                print(f"hindsight: lines {i + 1}-{i + args.batch}: {r.status_code} {r.text}", file=sys.stderr)
+                print(f"{sent} interactions recorded before the failure", file=sys.stderr)
+                return 1
+            sent += len(r.json()["events"])
+    print(f"{sent} interactions recorded")
+    return 0
+
+
+def _recall(args: argparse.Namespace) -> int:
+    body = {k: v for k, v in {"tenant": args.tenant, "user": args.user, "session": args.session,
+                               "query": args.query, "k": args.k}.items() if v is not None}
+    with httpx.Client(base_url=args.url, timeout=60) as client:
+        r = client.post("/v1/recall", json=body)
+    if r.status_code >= 400:
+        print(f"hindsight: {r.status_code} {r.text}", file=sys.stderr)
+        return 1
+    data = r.json()
+    if args.json:
+        print(json.dumps(data, indent=2))
+        return 0
+    for n, item in enumerate(data["items"], start=1):
+        print(f"{n:>2}. [{item['score']:.4f}] {item['occurred_at'][:19]} {item['speaker']}: {item['content']}")
+    return 0
+
+
+async def _replay(args: argparse.Namespace) -> int:
+    from hindsight_services.embedded import EmbeddedRuntime, drop_projections, lock_data_dir
+
+    settings = load_settings(data_dir=args.data_dir)
+    lock_data_dir(settings).close()  # fail clearly if a server holds the directory
+    drop_projections(settings)
+    runtime = EmbeddedRuntime(settings)
+    await runtime.start()
+    try:
+        await runtime.wait_caught_up(timeout_s=24 * 3600)
+        status = await runtime.status()
+    finally:
+        await runtime.stop()
+    print(json.dumps({"rebuilt": True, "log": status["log"]}))
+    return 0
+
+
+async def _bench_locomo(args: argparse.Namespace) -> int:
+    from hindsight_services.bench import print_result, run_locomo
+
+    ks = [int(k) for k in args.k.split(",") if k.strip()]
+    result = await run_locomo(args.data, ks)
+    print_result(result, args.json)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""consolidate: merges, supersedes, decays and forgets memories (consolidation issue)."""

@@ -1,0 +1,23 @@
+"""consolidate's wiring: consumer group ``consolidate`` on the memories stream."""
+
+from __future__ import annotations
+
+from hindsight_common.consumer import Consumer
+from hindsight_common.ports.log import EventLog
+from hindsight_common.settings import Settings
+from hindsight_common.streams import MEMORIES
+from hindsight_services.consolidate.handler import Consolidate
+
+GROUP = "consolidate"
+STREAMS = (MEMORIES,)
+
+
+def consumer(log: EventLog, settings: Settings) -> Consumer:
+    return Consumer(
+        log,
+        GROUP,
+        STREAMS,
+        Consolidate().handle,
+        batch_size=settings.consumer_batch,
+        poll_timeout_s=settings.poll_timeout_s,
+    )

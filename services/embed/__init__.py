@@ -1,0 +1,1 @@
+"""embed: turns events into vectors and keeps the vector projection."""

@@ -1,0 +1,22 @@
+"""What embed does with a batch of events: embed their documents, upsert vectors."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from hindsight_common.documents import document_from_record
+from hindsight_common.ports.embedder import Embedder
+from hindsight_common.ports.log import LogRecord, Position
+from hindsight_common.ports.projection import Embedded, VectorIndex
+
+
+class Embed:
+    def __init__(self, embedder: Embedder, index: VectorIndex) -> None:
+        self._embedder = embedder
+        self._index = index
+
+    async def handle(self, records: Sequence[LogRecord], position: Position) -> None:
+        """Idempotent: a redelivered event overwrites its own point (same id)."""
+        docs = [d for d in map(document_from_record, records) if d is not None]
+        vectors = await self._embedder.embed([d.search_text for d in docs])
+        await self._index.upsert([Embedded(d, v) for d, v in zip(docs, vectors, strict=True)], position)

@@ -1,0 +1,26 @@
+"""embed's wiring: consumer group ``embed`` on the interactions (and memories) streams."""
+
+from __future__ import annotations
+
+from hindsight_common.consumer import Consumer
+from hindsight_common.ports.embedder import Embedder
+from hindsight_common.ports.log import EventLog
+from hindsight_common.ports.projection import VectorIndex
+from hindsight_common.settings import Settings
+from hindsight_common.streams import INTERACTIONS, MEMORIES
+from hindsight_services.embed.handler import Embed
+
+GROUP = "embed"
+STREAMS = (INTERACTIONS, MEMORIES)
+
+
+def consumer(log: EventLog, embedder: Embedder, index: VectorIndex, settings: Settings) -> Consumer:
+    return Consumer(
+        log,
+        GROUP,
+        STREAMS,
+        Embed(embedder, index).handle,
+        resume_from=index.position,
+        batch_size=settings.consumer_batch,
+        poll_timeout_s=settings.poll_timeout_s,
+    )

@@ -1,0 +1,203 @@
+"""Embedded mode: all six services as asyncio tasks in one process.
+
+Log = one SQLite file; vectors = Qdrant Edge; text = SQLite FTS5. The same
+service handlers run in the cluster, each in its own process, over Kafka.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import fcntl
+import logging
+import os
+import shutil
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import IO, Any
+
+from fastapi import FastAPI
+from fastapi.responses import JSONResponse
+
+from hindsight_common.consumer import Consumer
+from hindsight_common.errors import ConfigurationError
+from hindsight_common.factory import make_embedder, make_log, make_text_index, make_vector_index
+from hindsight_common.ports.embedder import Embedder
+from hindsight_common.ports.log import EventLog
+from hindsight_common.ports.projection import TextIndex, VectorIndex
+from hindsight_common.recall.engine import RecallEngine, RecallSettings
+from hindsight_common.settings import Settings
+from hindsight_services.consolidate import wiring as consolidate_wiring
+from hindsight_services.embed import wiring as embed_wiring
+from hindsight_services.http import install_error_handlers
+from hindsight_services.ingest import wiring as ingest_wiring
+from hindsight_services.project import wiring as project_wiring
+from hindsight_services.query import wiring as query_wiring
+from hindsight_services.query.handler import Query
+from hindsight_services.reflect import wiring as reflect_wiring
+
+log = logging.getLogger(__name__)
+
+
+class DataDirLocked(ConfigurationError):
+    """Another Hindsight process holds this data directory."""
+
+
+def lock_data_dir(settings: Settings) -> IO[str]:
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    handle = open(settings.data_dir / "hindsight.lock", "a+")
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError as e:
+        handle.close()
+        raise DataDirLocked(
+            f"{settings.data_dir} is in use by another Hindsight process "
+            "(stop `hindsight serve` first, or use another --data-dir)"
+        ) from e
+    handle.seek(0)
+    handle.truncate()
+    handle.write(str(os.getpid()))
+    handle.flush()
+    return handle
+
+
+def drop_projections(settings: Settings) -> None:
+    """Delete every projection; they are rebuilt from the log on the next start."""
+    shutil.rmtree(settings.projections_dir, ignore_errors=True)
+
+
+class EmbeddedRuntime:
+    """Owns the adapters and the consumer tasks of one embedded Hindsight."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self._lock: IO[str] | None = None
+        self._stop = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+        self.log: EventLog
+        self.embedder: Embedder
+        self.vectors: VectorIndex
+        self.text: TextIndex
+        self.consumers: list[Consumer] = []
+        self.query: Query
+
+    async def start(self) -> None:
+        self._lock = lock_data_dir(self.settings)
+        self.log = make_log(self.settings)
+        self.embedder = make_embedder(self.settings)
+        await self.embedder.embed(["warm up"])  # load the model before saying ready
+        self.vectors = make_vector_index(self.settings, self.embedder.dim)
+        self.text = make_text_index(self.settings)
+        self.consumers = [
+            embed_wiring.consumer(self.log, self.embedder, self.vectors, self.settings),
+            project_wiring.consumer(self.log, self.text, self.settings),
+            reflect_wiring.consumer(self.log, self.settings),
+            consolidate_wiring.consumer(self.log, self.settings),
+        ]
+        self.query = Query(
+            RecallEngine(
+                self.embedder,
+                self.vectors,
+                self.text,
+                RecallSettings(candidates=self.settings.recall_candidates),
+            ),
+            self.settings,
+        )
+        self._tasks = [
+            asyncio.create_task(self._supervise(c), name=f"consumer:{c.group}")
+            for c in self.consumers
+        ]
+        await asyncio.gather(*(c.ready.wait() for c in self.consumers))
+        log.info("hindsight embedded runtime started in %s", self.settings.data_dir)
+
+    async def _supervise(self, consumer: Consumer) -> None:
+        # A consumer that crashes is restarted from its committed position:
+        # nothing is lost, the crash is logged, and the others keep going.
+        backoff = 0.5
+        while not self._stop.is_set():
+            try:
+                await consumer.run(self._stop)
+                return
+            except Exception:  # task boundary: log and restart
+                log.exception("consumer %s crashed; restarting in %.1fs", consumer.group, backoff)
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, 30.0)
+
+    async def status(self) -> dict[str, Any]:
+        heads: dict[str, int] = {}
+        for stream in {s for c in self.consumers for s in c.streams}:
+            heads.update(await self.log.head(stream))
+        consumers = {}
+        for c in self.consumers:
+            lag = sum(
+                max(0, off - c.position.get(key, 0))
+                for key, off in heads.items()
+                if key.split("#")[0] in c.streams
+            )
+            consumers[c.group] = {
+                "position": dict(c.position),
+                "behind": lag > 0,
+                "processed": c.processed,
+                "dead_lettered": c.dead_lettered,
+            }
+        return {
+            "log": heads,
+            "consumers": consumers,
+            "caught_up": not any(v["behind"] for v in consumers.values()),
+        }
+
+    async def wait_caught_up(self, timeout_s: float = 60.0) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout_s
+        while not (await self.status())["caught_up"]:
+            if loop.time() > deadline:
+                raise TimeoutError(f"projections not caught up after {timeout_s}s")
+            await asyncio.sleep(0.05)
+
+    async def stop(self) -> None:
+        self._stop.set()
+        for t in self._tasks:
+            try:
+                await asyncio.wait_for(t, timeout=30)
+            except TimeoutError:
+                t.cancel()
+        for closer in (self.vectors.close, self.text.close, self.log.close):
+            await closer()
+        if self._lock is not None:
+            self._lock.close()
+            self._lock = None
+
+
+def create_app(settings: Settings) -> FastAPI:
+    """The embedded gateway: write and read APIs over one runtime."""
+    runtime = EmbeddedRuntime(settings)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        await runtime.start()
+        app.state.ready = True
+        try:
+            yield
+        finally:
+            app.state.ready = False
+            await runtime.stop()
+
+    app = FastAPI(title="Hindsight", version="0.1.0", lifespan=lifespan)
+    app.state.runtime = runtime
+    app.state.ready = False
+    install_error_handlers(app)
+
+    @app.get("/healthz")
+    async def healthz() -> JSONResponse:
+        """200 once every service is started and the model is loaded."""
+        ok = bool(app.state.ready)
+        return JSONResponse({"status": "ok" if ok else "starting"}, status_code=200 if ok else 503)
+
+    @app.get("/v1/status")
+    async def status() -> dict[str, Any]:
+        """Log heads and each consumer's position: ``caught_up`` means every
+        write acknowledged so far is visible to recall."""
+        return await runtime.status()
+
+    app.include_router(ingest_wiring.router(lambda: runtime.log, settings))
+    app.include_router(query_wiring.router(lambda: runtime.query, settings))
+    return app

@@ -1,0 +1,1 @@
+"""ingest: validates writes and appends them durably to the log."""

@@ -1,0 +1,113 @@
+"""What ingest does with a write: validate, turn into events, append durably.
+
+The caller is acknowledged only after the log append returned (fsynced / all
+in-sync replicas). Redaction, screening, signing and encryption hook in here
+(security issue) before the append.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from hindsight_common.api import AppendedOut, IngestRequest, IngestResponse, SessionCloseIn
+from hindsight_common.errors import InvalidInput, Problem
+from hindsight_common.events import InteractionRecorded, SessionClosed, utcnow
+from hindsight_common.ports.log import EventLog, IdempotencyKey
+from hindsight_common.settings import Settings
+from hindsight_common.streams import INTERACTIONS
+
+
+def check_limits(request: IngestRequest, settings: Settings) -> None:
+    """Limits that depend on settings (the schema checks the rest)."""
+    problems: list[Problem] = []
+    if len(request.interactions) > settings.max_batch:
+        problems.append(
+            Problem(
+                "interactions",
+                f"at most {settings.max_batch} interactions per request, got "
+                f"{len(request.interactions)}; split the batch",
+            )
+        )
+    for i, item in enumerate(request.interactions):
+        if len(item.content) > settings.max_content_chars:
+            problems.append(
+                Problem(
+                    f"interactions.{i}.content",
+                    f"at most {settings.max_content_chars} characters, got {len(item.content)}",
+                )
+            )
+        if not item.content.strip():
+            problems.append(Problem(f"interactions.{i}.content", "must not be blank"))
+    if problems:
+        raise InvalidInput("request exceeds limits", problems)
+
+
+def to_events(request: IngestRequest, default_tenant: str) -> list[InteractionRecorded]:
+    now = utcnow()
+    return [
+        InteractionRecorded(
+            tenant=item.tenant or default_tenant,
+            user=item.user,
+            agent=item.agent,
+            session=item.session,
+            speaker=item.speaker,
+            role=item.role,
+            content=item.content,
+            tool_calls=item.tool_calls,
+            external_id=item.external_id,
+            metadata=item.metadata,
+            occurred_at=item.occurred_at or now,
+            recorded_at=now,
+        )
+        for item in request.interactions
+    ]
+
+
+def fingerprint(body: bytes) -> str:
+    return hashlib.sha256(body).hexdigest()
+
+
+class Ingest:
+    def __init__(self, log: EventLog, settings: Settings) -> None:
+        self._log = log
+        self._settings = settings
+
+    async def record(
+        self, request: IngestRequest, *, idempotency_key: str | None = None, body: bytes = b""
+    ) -> IngestResponse:
+        """Validate and append a batch; returns once it is durable.
+
+        Raises InvalidInput (nothing appended), IdempotencyConflict, PersistenceError.
+        """
+        check_limits(request, self._settings)
+        events = to_events(request, self._settings.default_tenant)
+        tenants = {e.tenant for e in events}
+        idempotency = None
+        if idempotency_key:
+            if len(tenants) != 1:
+                raise InvalidInput(
+                    "an idempotency key applies to one tenant; send one tenant per batch",
+                    [Problem("interactions", "mixes tenants " + ", ".join(sorted(tenants)))],
+                )
+            idempotency = IdempotencyKey(
+                tenant=tenants.pop(),
+                key=idempotency_key,
+                fingerprint=fingerprint(body or request.model_dump_json().encode()),
+            )
+        appended = await self._log.append(INTERACTIONS, events, idempotency=idempotency)
+        replayed = any(a.event_id != e.event_id for a, e in zip(appended, events, strict=False))
+        return IngestResponse(
+            events=[AppendedOut(event_id=str(a.event_id), offset=a.offset) for a in appended],
+            replayed=replayed,
+        )
+
+    async def close_session(self, session: str, request: SessionCloseIn) -> AppendedOut:
+        event = SessionClosed(
+            tenant=request.tenant or self._settings.default_tenant,
+            user=request.user,
+            agent=request.agent,
+            session=session,
+            occurred_at=utcnow(),
+        )
+        [appended] = await self._log.append(INTERACTIONS, [event])
+        return AppendedOut(event_id=str(appended.event_id), offset=appended.offset)

@@ -1,0 +1,41 @@
+"""ingest's wiring: the HTTP write API over the log."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from fastapi import APIRouter, Header, Request
+from fastapi.responses import JSONResponse
+
+from hindsight_common.api import IngestRequest, SessionCloseIn
+from hindsight_common.ports.log import EventLog
+from hindsight_common.settings import Settings
+from hindsight_services.http import parse_body
+from hindsight_services.ingest.handler import Ingest
+
+
+def router(get_log: Callable[[], EventLog], settings: Settings) -> APIRouter:
+    """The write API; ``get_log`` returns the log once the service has started."""
+    api = APIRouter(tags=["ingest"])
+
+    @api.post("/v1/interactions", status_code=201)
+    async def record_interactions(
+        request: Request, idempotency_key: str | None = Header(None, max_length=200)
+    ) -> JSONResponse:
+        """Append a batch of interactions; answers once they are durable on the log.
+
+        An ``Idempotency-Key`` header makes a retried batch a no-op: the answer
+        repeats the first one's event ids and offsets (``replayed: true``).
+        """
+        body, raw = await parse_body(request, IngestRequest, settings.max_body_bytes)
+        result = await Ingest(get_log(), settings).record(body, idempotency_key=idempotency_key, body=raw)
+        return JSONResponse(result.model_dump(mode="json"), status_code=200 if result.replayed else 201)
+
+    @api.post("/v1/sessions/{session}:close", status_code=201)
+    async def close_session(session: str, request: Request) -> JSONResponse:
+        """Record that a session ended (reflection looks back at closed sessions)."""
+        body, _ = await parse_body(request, SessionCloseIn, settings.max_body_bytes)
+        appended = await Ingest(get_log(), settings).close_session(session, body)
+        return JSONResponse({"events": [appended.model_dump(mode="json")]}, status_code=201)
+
+    return api

@@ -1,0 +1,1 @@
+"""project: keeps the text (BM25) projection, and the graph projection (cluster issue)."""

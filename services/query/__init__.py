@@ -1,0 +1,1 @@
+"""query: the gateway's read side (recall, session context, browsing)."""

@@ -1,0 +1,1 @@
+"""reflect: looks back at episodes and records semantic memories (reflection issue)."""
