@@ -68,8 +68,9 @@ def drop_projections(settings: Settings) -> None:
 class EmbeddedRuntime:
     """Owns the adapters and the consumer tasks of one embedded Hindsight."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, embedder: Embedder | None = None) -> None:
         self.settings = settings
+        self._given_embedder = embedder
         self._lock: IO[str] | None = None
         self._stop = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
@@ -83,7 +84,7 @@ class EmbeddedRuntime:
     async def start(self) -> None:
         self._lock = lock_data_dir(self.settings)
         self.log = make_log(self.settings)
-        self.embedder = make_embedder(self.settings)
+        self.embedder = self._given_embedder or make_embedder(self.settings)
         await self.embedder.embed(["warm up"])  # load the model before saying ready
         self.vectors = make_vector_index(self.settings, self.embedder.dim)
         self.text = make_text_index(self.settings)
@@ -167,9 +168,12 @@ class EmbeddedRuntime:
             self._lock = None
 
 
-def create_app(settings: Settings) -> FastAPI:
-    """The embedded gateway: write and read APIs over one runtime."""
-    runtime = EmbeddedRuntime(settings)
+def create_app(settings: Settings, embedder: Embedder | None = None) -> FastAPI:
+    """The embedded gateway: write and read APIs over one runtime.
+
+    ``embedder`` lets a caller share an already-loaded model (tests, benchmarks).
+    """
+    runtime = EmbeddedRuntime(settings, embedder)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:

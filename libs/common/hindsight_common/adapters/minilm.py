@@ -31,7 +31,7 @@ class MiniLMEmbedder(Embedder):
         self._threads = threads
         self._model: Any = None
         self._load_lock = threading.Lock()
-        self._encode_lock = asyncio.Lock()
+        self._encode_lock = threading.Lock()
 
     @property
     def model_id(self) -> str:
@@ -64,22 +64,22 @@ class MiniLMEmbedder(Embedder):
 
     def _encode(self, texts: list[str]) -> list[list[float]]:
         self.load()
-        vectors = self._model.encode(
-            texts,
-            batch_size=self._batch_size,
-            normalize_embeddings=True,
-            convert_to_numpy=True,
-            show_progress_bar=False,
-        )
+        with self._encode_lock:  # one batch at a time; torch already uses every core
+            vectors = self._model.encode(
+                texts,
+                batch_size=self._batch_size,
+                normalize_embeddings=True,
+                convert_to_numpy=True,
+                show_progress_bar=False,
+            )
         return [v.tolist() for v in vectors]
 
     async def embed(self, texts: Sequence[str]) -> list[list[float]]:
         if not texts:
             return []
-        async with self._encode_lock:
-            try:
-                return await asyncio.to_thread(self._encode, list(texts))
-            except ProviderError:
-                raise
-            except Exception as e:
-                raise ProviderError(f"embedding failed: {e}") from e
+        try:
+            return await asyncio.to_thread(self._encode, list(texts))
+        except ProviderError:
+            raise
+        except Exception as e:
+            raise ProviderError(f"embedding failed: {e}") from e

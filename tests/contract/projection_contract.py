@@ -1,0 +1,121 @@
+"""The contracts of the vector and text projections. Subclass per adapter and
+provide ``index`` and ``reopen`` fixtures (and ``embedder`` for vectors)."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+
+from hindsight_common.ports.embedder import Embedder
+from hindsight_common.ports.projection import Document, Embedded, Scope, TextIndex, VectorIndex
+
+TEXTS = [
+    ("t1", "ann", "s1", "Ann", "I adopted a greyhound called Pixel", datetime(2024, 1, 5, tzinfo=UTC)),
+    ("t1", "ann", "s2", "Ann", "My favourite food is spicy ramen", datetime(2024, 2, 5, tzinfo=UTC)),
+    ("t1", "bob", "s3", "Bob", "I bought a red bicycle for commuting", datetime(2024, 3, 5, tzinfo=UTC)),
+    ("t2", "ann", "s1", "Ann", "The greyhound Pixel belongs to another tenant", datetime(2024, 1, 6, tzinfo=UTC)),
+]
+
+
+def docs() -> list[Document]:
+    return [
+        Document(id=str(uuid.uuid5(uuid.NAMESPACE_URL, c)), tenant=t, user=u, session=s, type="episodic",
+                 speaker=sp, role="user", content=c, occurred_at=at, external_id=f"x{i}",
+                 event_ids=(str(uuid.uuid5(uuid.NAMESPACE_URL, c)),), external_ids=(f"x{i}",),
+                 stream="hindsight.interactions.v1", offset=i + 1)
+        for i, (t, u, s, sp, c, at) in enumerate(TEXTS)
+    ]
+
+
+class _Common:
+    async def write(self, index: object, documents: list[Document], position: dict[str, int]) -> None:
+        raise NotImplementedError
+
+    async def search(self, index: object, scope: Scope, query: str, k: int = 10) -> list[Document]:
+        raise NotImplementedError
+
+    async def test_upsert_is_idempotent(self, index: VectorIndex | TextIndex) -> None:
+        await self.write(index, docs(), {"s#0": 4})
+        await self.write(index, docs(), {"s#0": 4})
+        assert await index.count("t1") == 3
+        assert await index.count("t2") == 1
+        assert await index.ids("t1") == sorted(d.id for d in docs() if d.tenant == "t1")
+
+    async def test_tenant_is_enforced_inside_the_adapter(self, index: VectorIndex | TextIndex) -> None:
+        await self.write(index, docs(), {"s#0": 4})
+        found = await self.search(index, Scope(tenant="t1"), "greyhound Pixel")
+        assert found and all(d.tenant == "t1" for d in found)
+        other = await self.search(index, Scope(tenant="t2"), "greyhound Pixel")
+        assert [d.tenant for d in other] == ["t2"]
+        assert await self.search(index, Scope(tenant="nobody"), "greyhound Pixel") == []
+
+    async def test_scope_filters(self, index: VectorIndex | TextIndex) -> None:
+        await self.write(index, docs(), {"s#0": 4})
+        by_user = await self.search(index, Scope(tenant="t1", user="bob"), "bicycle greyhound ramen")
+        assert {d.user for d in by_user} == {"bob"}
+        by_session = await self.search(index, Scope(tenant="t1", session="s2"), "ramen greyhound")
+        assert [d.session for d in by_session] == ["s2"]
+        in_time = await self.search(
+            index, Scope(tenant="t1", since=datetime(2024, 2, 1, tzinfo=UTC), until=datetime(2024, 3, 1, tzinfo=UTC)),
+            "ramen greyhound bicycle")
+        assert [d.content for d in in_time] == ["My favourite food is spicy ramen"]
+        assert await self.search(index, Scope(tenant="t1", types=("semantic",)), "greyhound") == []
+
+    async def test_documents_round_trip(self, index: VectorIndex | TextIndex) -> None:
+        await self.write(index, docs(), {"s#0": 4})
+        [first, *_] = await self.search(index, Scope(tenant="t1", user="ann"), "greyhound Pixel", 1)
+        expected = docs()[0]
+        assert first == expected
+
+    async def test_position_is_recorded_and_survives_reopen(
+        self, index: VectorIndex | TextIndex, reopen: Callable[[], Awaitable[VectorIndex | TextIndex]]
+    ) -> None:
+        assert await index.position() == {}
+        await self.write(index, docs()[:2], {"s#0": 2})
+        await self.write(index, docs()[2:], {"s#0": 4})
+        await index.close()
+        again = await reopen()
+        assert await again.position() == {"s#0": 4}
+        assert await again.count("t1") == 3
+
+
+class VectorContract(_Common):
+    embedder: Embedder
+
+    async def write(self, index: object, documents: list[Document], position: dict[str, int]) -> None:
+        assert isinstance(index, VectorIndex)
+        vectors = await self.embedder.embed([d.search_text for d in documents])
+        await index.upsert([Embedded(d, v) for d, v in zip(documents, vectors, strict=True)], position)
+
+    async def search(self, index: object, scope: Scope, query: str, k: int = 10) -> list[Document]:
+        assert isinstance(index, VectorIndex)
+        [vector] = await self.embedder.embed([query])
+        hits = await index.search(scope, vector, k)
+        scores = [h.score for h in hits]
+        assert scores == sorted(scores, reverse=True)
+        return [h.document for h in hits]
+
+    async def test_nearest_meaning_ranks_first(self, index: VectorIndex) -> None:
+        await self.write(index, docs(), {"s#0": 4})
+        [best, *_] = await self.search(index, Scope(tenant="t1"), "which pet dog does she own?")
+        assert "greyhound" in best.content
+
+
+class TextContract(_Common):
+    async def write(self, index: object, documents: list[Document], position: dict[str, int]) -> None:
+        assert isinstance(index, TextIndex)
+        await index.upsert(documents, position)
+
+    async def search(self, index: object, scope: Scope, query: str, k: int = 10) -> list[Document]:
+        assert isinstance(index, TextIndex)
+        hits = await index.search(scope, query, k)
+        scores = [h.score for h in hits]
+        assert scores == sorted(scores, reverse=True)
+        return [h.document for h in hits]
+
+    async def test_keywords_match_with_stemming(self, index: TextIndex) -> None:
+        await self.write(index, docs(), {"s#0": 4})
+        [best, *_] = await self.search(index, Scope(tenant="t1"), "who adopts greyhounds?")
+        assert "greyhound" in best.content
+        assert await self.search(index, Scope(tenant="t1"), "what is it?") == []

@@ -1,0 +1,132 @@
+"""End to end: the real `hindsight` command, restarted, killed, rebuilt."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import signal
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from tests.e2e.conftest import CLI, Server
+
+QUESTIONS = ["What pet did Ann adopt?", "Where is Ann's sister moving?", "what did Ann cook",
+             "motorbike repair", "Which instrument is Ann learning?"]
+
+
+def turns(n: int) -> list[dict[str, Any]]:
+    facts = [
+        "I adopted a greyhound called Pixel", "My sister is moving to Lisbon in June",
+        "I cooked a mushroom risotto for dinner", "Tom spent the weekend repairing his motorbike",
+        "I started learning the cello last month", "The pottery class made a blue vase",
+    ]
+    return [
+        {"user": "ann", "session": f"s{i % 3}", "speaker": "Ann" if i % 2 == 0 else "Bot",
+         "role": "user" if i % 2 == 0 else "assistant", "content": f"{facts[i % len(facts)]} (note {i})",
+         "occurred_at": f"2024-05-{1 + i % 28:02d}T10:00:00Z", "external_id": f"m{i}"}
+        for i in range(n)
+    ]
+
+
+def answers(server: Server) -> list[list[tuple[str, str]]]:
+    out = []
+    for q in QUESTIONS:
+        r = server.post("/v1/recall", {"user": "ann", "query": q, "k": 5})
+        assert r.status_code == 200, r.text
+        out.append([(i["id"], i["content"]) for i in r.json()["items"]])
+    return out
+
+
+def test_restart_loses_nothing_and_deleted_projections_are_rebuilt(server: Server) -> None:
+    server.start()
+    acked = server.post("/v1/interactions", {"interactions": turns(60)})
+    assert acked.status_code == 201
+    server.wait_caught_up()
+    before = answers(server)
+    assert "greyhound" in before[0][0][1]
+
+    server.stop()  # graceful restart
+    server.start()
+    assert answers(server) == before
+
+    server.stop()
+    shutil.rmtree(server.data_dir / "projections")
+    server.start()
+    server.wait_caught_up()
+    assert answers(server) == before  # rebuilt from the log: identical results
+    status = server.post("/v1/recall", {"user": "ann", "query": "note", "k": 100}).json()
+    assert len(status["items"]) == 60
+
+
+def test_acknowledged_writes_survive_kill_9(server: Server) -> None:
+    server.start()
+    acked_ids = []
+    for start in range(0, 40, 10):
+        r = server.post("/v1/interactions", {"interactions": turns(40)[start:start + 10]})
+        assert r.status_code == 201
+        acked_ids += [e["event_id"] for e in r.json()["events"]]
+    server.stop(signal.SIGKILL)  # no chance to flush anything
+    server.start()
+    server.wait_caught_up()
+    r = server.post("/v1/recall", {"user": "ann", "query": "note", "k": 100})
+    assert sorted(i["id"] for i in r.json()["items"]) == sorted(acked_ids)
+
+
+def test_replay_command_rebuilds_identical_results(server: Server) -> None:
+    server.start()
+    assert server.post("/v1/interactions", {"interactions": turns(30)}).status_code == 201
+    server.wait_caught_up()
+    before = answers(server)
+
+    busy = subprocess.run([*CLI, "replay", "--data-dir", str(server.data_dir)], capture_output=True, text=True)
+    assert busy.returncode == 2 and "in use by another Hindsight process" in busy.stderr
+
+    server.stop()
+    done = subprocess.run([*CLI, "replay", "--data-dir", str(server.data_dir)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.strip().splitlines()[-1])["rebuilt"] is True
+    server.start()
+    assert answers(server) == before
+
+
+def test_cli_ingest_and_recall(server: Server, tmp_path: Path) -> None:
+    server.start()
+    lines = tmp_path / "turns.jsonl"
+    lines.write_text("\n".join(json.dumps(t) for t in turns(12)) + "\n")
+    out = subprocess.run([*CLI, "ingest", str(lines), "--url", server.url], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert "12 interactions recorded" in out.stdout
+    server.wait_caught_up()
+    rec = subprocess.run([*CLI, "recall", "greyhound", "--user", "ann", "-k", "2", "--url", server.url, "--json"],
+                         capture_output=True, text=True)
+    assert rec.returncode == 0, rec.stderr
+    items = json.loads(rec.stdout)["items"]
+    assert len(items) == 2 and all("greyhound" in i["content"] for i in items)
+
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps({"user": "ann", "session": "s", "speaker": "A", "content": ""}) + "\n")
+    out = subprocess.run([*CLI, "ingest", str(bad), "--url", server.url], capture_output=True, text=True)
+    assert out.returncode == 1 and "interactions.0.content" in out.stderr
+
+
+def test_cli_without_a_server_says_how_to_start_one() -> None:
+    out = subprocess.run([*CLI, "recall", "x", "--url", "http://127.0.0.1:9"], capture_output=True, text=True)
+    assert out.returncode == 2 and "hindsight serve" in out.stderr
+
+
+def test_bench_locomo_prints_a_table_and_json(tmp_path: Path) -> None:
+    data = Path(__file__).resolve().parents[1] / "data" / "locomo-mini.json"
+    out = subprocess.run([*CLI, "bench", "locomo", "--data", str(data), "--json"],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.strip().splitlines()
+    assert any(line.startswith("all overall") for line in lines)
+    result = json.loads(lines[-1])
+    assert result["questions"] == 6
+    assert set(result["recall"]) == {"5", "10", "20"}
+    assert set(result["recall"]["10"]) == {"1", "2", "3", "4", "all"}
+    # 8 turns, k=10: every evidence turn is retrieved
+    assert result["recall"]["10"]["all"] == 1.0
+    assert 0 < result["recall"]["5"]["all"] <= 1.0
+    assert result["latency_ms"]["p50"] > 0 and result["latency_ms"]["p95"] >= result["latency_ms"]["p50"]

@@ -1,0 +1,33 @@
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+
+from hindsight_common.adapters.minilm import MiniLMEmbedder
+from hindsight_common.settings import Settings
+from hindsight_services.embedded import EmbeddedRuntime, create_app
+
+
+@dataclass
+class App:
+    client: httpx.AsyncClient
+    runtime: EmbeddedRuntime
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    return Settings(data_dir=tmp_path / "data", max_batch=50, max_content_chars=2000)
+
+
+@pytest.fixture
+async def app(settings: Settings, embedder: MiniLMEmbedder) -> AsyncIterator[App]:
+    """The embedded gateway in-process (real HTTP app, real storage, real model)."""
+    application = create_app(settings, embedder)
+    async with application.router.lifespan_context(application):
+        transport = httpx.ASGITransport(app=application)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+            yield App(client, application.state.runtime)
