@@ -18,7 +18,8 @@ install: $(STAMP)  ## create .venv with Hindsight and its test tools
 run: $(STAMP)  ## run Hindsight embedded on http://127.0.0.1:8080 (no servers needed)
 	$(VENV)/bin/hindsight serve
 
-test: $(STAMP)  ## every test suite
+test: $(STAMP)  ## type-check, then every test suite
+	$(PY) -m mypy
 	$(PY) -m pytest -q
 
 test-unit: $(STAMP)

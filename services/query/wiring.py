@@ -23,6 +23,7 @@ def router(get_query: Callable[[], Query], settings: Settings) -> APIRouter:
         The tenant (default ``default``) is always applied inside each index.
         """
         body, _ = await parse_body(request, RecallIn, settings.max_body_bytes)
-        return await get_query().recall(body)
+        result: RecallOut = await get_query().recall(body)
+        return result
 
     return api

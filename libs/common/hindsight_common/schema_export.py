@@ -11,6 +11,8 @@ import json
 import sys
 from pathlib import Path
 
+from pydantic import BaseModel
+
 from hindsight_common.api import IngestRequest, RecallIn, RecallOut
 from hindsight_common.events import EVENT_TYPES
 
@@ -23,9 +25,10 @@ def expected_files() -> dict[str, str]:
         schema = model.model_json_schema(mode="serialization")
         schema["$id"] = f"https://hindsight.dev/schemas/events/{name}.v{version}.json"
         out[f"events/{name}.v{version}.json"] = json.dumps(schema, indent=2, sort_keys=True) + "\n"
-    for model in (IngestRequest, RecallIn, RecallOut):
-        schema = model.model_json_schema()
-        out[f"api/{model.__name__}.json"] = json.dumps(schema, indent=2, sort_keys=True) + "\n"
+    api_models: tuple[type[BaseModel], ...] = (IngestRequest, RecallIn, RecallOut)
+    for api_model in api_models:
+        schema = api_model.model_json_schema()
+        out[f"api/{api_model.__name__}.json"] = json.dumps(schema, indent=2, sort_keys=True) + "\n"
     return out
 
 
