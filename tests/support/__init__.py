@@ -1,0 +1,1 @@
+"""Reusable test doubles and helpers (real local servers speaking real protocols)."""
