@@ -1,0 +1,132 @@
+"""Score the offline reflector against a labelled set of utterances.
+
+Each line of the set is `{"speaker": ..., "text": ..., "expected": [{"kind", "key"}, ...]}`;
+an empty `expected` marks an utterance that must produce nothing. Each utterance is reflected
+as a one-turn session. A produced candidate matches an expected item when kind and key are
+equal, and matches at most one item.
+
+    python -m hindsight_common.reflection [--held-out | path.jsonl]
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from importlib.resources import files
+from pathlib import Path
+
+from hindsight_common.reflection.offline import KINDS, Turn, reflect_turns
+
+LABELLED_SET = "labelled_utterances.jsonl"
+HELD_OUT_SET = "heldout_utterances.jsonl"
+_EPOCH = datetime(2024, 1, 1, tzinfo=timezone.utc)
+
+
+@dataclass(frozen=True)
+class KindScore:
+    """Counts and ratios for one kind of memory."""
+
+    kind: str
+    expected: int
+    produced: int
+    true_positives: int
+    precision: float
+    recall: float
+    f1: float
+
+
+@dataclass(frozen=True)
+class ReflectorScore:
+    """How the reflector did on a labelled set, overall and per kind.
+
+    A ratio with nothing to count (no candidate produced, nothing expected) is 1.0: there was
+    nothing to get wrong. `missed` and `spurious` list (text, kind, key) for inspection.
+    """
+
+    utterances: int
+    expected: int
+    produced: int
+    true_positives: int
+    precision: float
+    recall: float
+    f1: float
+    per_kind: tuple[KindScore, ...]
+    missed: tuple[tuple[str, str, str], ...]
+    spurious: tuple[tuple[str, str, str], ...]
+
+
+@dataclass(frozen=True)
+class _Utterance:
+    speaker: str
+    text: str
+    expected: tuple[tuple[str, str], ...]
+
+
+def _ratio(hits: int, total: int) -> float:
+    return hits / total if total else 1.0
+
+
+def _f1(precision: float, recall: float) -> float:
+    return 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+
+
+def _load(path: str | Path | None) -> list[_Utterance]:
+    if path is None:
+        text = files("hindsight_common.reflection").joinpath(LABELLED_SET).read_text("utf-8")
+        where = LABELLED_SET
+    else:
+        text, where = Path(path).read_text("utf-8"), str(path)
+    utterances: list[_Utterance] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+            expected = tuple((str(item["kind"]), str(item["key"])) for item in row["expected"])
+            utterances.append(_Utterance(str(row["speaker"]), str(row["text"]), expected))
+        except (json.JSONDecodeError, KeyError, TypeError) as error:
+            raise ValueError(
+                f"{where}:{number}: expected a JSON object with 'speaker', 'text' and "
+                f"'expected' (a list of {{'kind', 'key'}}): {error}") from error
+    return utterances
+
+
+def evaluate(path: str | Path | None = None) -> ReflectorScore:
+    """Score `reflect_turns` on a labelled JSONL set (default: the set shipped here).
+
+    Raises FileNotFoundError for a missing file and ValueError for a malformed line.
+    """
+    utterances = _load(path)
+    expected_by_kind: Counter[str] = Counter()
+    produced_by_kind: Counter[str] = Counter()
+    hits_by_kind: Counter[str] = Counter()
+    missed: list[tuple[str, str, str]] = []
+    spurious: list[tuple[str, str, str]] = []
+    for index, utterance in enumerate(utterances):
+        turn = Turn(f"utterance-{index}", utterance.speaker, "user", utterance.text, _EPOCH)
+        produced = [(c.kind, c.key) for c in reflect_turns([turn])]
+        remaining = list(utterance.expected)
+        expected_by_kind.update(kind for kind, _ in utterance.expected)
+        produced_by_kind.update(kind for kind, _ in produced)
+        for kind, key in produced:
+            if (kind, key) in remaining:
+                remaining.remove((kind, key))
+                hits_by_kind[kind] += 1
+            else:
+                spurious.append((utterance.text, kind, key))
+        missed.extend((utterance.text, kind, key) for kind, key in remaining)
+    per_kind = []
+    for kind in KINDS:
+        precision = _ratio(hits_by_kind[kind], produced_by_kind[kind])
+        recall = _ratio(hits_by_kind[kind], expected_by_kind[kind])
+        per_kind.append(KindScore(kind, expected_by_kind[kind], produced_by_kind[kind],
+                                  hits_by_kind[kind], precision, recall,
+                                  _f1(precision, recall)))
+    hits, produced_total = sum(hits_by_kind.values()), sum(produced_by_kind.values())
+    expected_total = sum(expected_by_kind.values())
+    precision, recall = _ratio(hits, produced_total), _ratio(hits, expected_total)
+    return ReflectorScore(len(utterances), expected_total, produced_total, hits, precision,
+                          recall, _f1(precision, recall), tuple(per_kind), tuple(missed),
+                          tuple(spurious))

@@ -1,0 +1,216 @@
+"""Plain statements: find the subject of a clause, apply the predicate rules, build findings.
+
+Subjects the rules understand: the speaker ("I ..."), a relative or friend ("my sister
+(Anna) ...", "she ..." right after one), a named pet ("my dog Max"), and an attribute of the
+speaker ("my birthday is ..."). Everyone else ("she said", "nobody likes") is skipped: the
+reflector only records what a speaker says about themselves and their own people.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from hindsight_common.reflection.english import (
+    clip,
+    conjugate_lead,
+    is_hypothetical,
+    split_clauses,
+    split_leading_time,
+    starts_with_i,
+    strip_discourse,
+    third_person,
+    topic,
+)
+from hindsight_common.reflection.lexicon import (
+    POSSESSIONS,
+    REPORTING_WORDS,
+    ROLE_MODIFIERS,
+    ROLES,
+)
+from hindsight_common.reflection.predicates import Slot, make_predicate, match_predicate
+
+
+@dataclass(frozen=True)
+class Voice:
+    """Who is speaking, as the content names them, and who "you" is."""
+
+    name: str  # "Caroline", or "the user" for an anonymous user
+    other: str  # "Melanie", or "the assistant"
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One memory found in one sentence, before provenance is attached."""
+
+    kind: str
+    key: str
+    value: str
+    content: str
+    confidence: float
+    reasoning: str
+    tags: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class _Role:
+    canonical: str  # "sister", "best_friend"
+    subject: str  # the words that named them: "My sister Yuki"
+    plural: bool = False  # "my kids", "my parents": verbs come in the base form
+
+
+_ROLE = re.compile(
+    r"^[Mm]y\s+(?P<mods>(?:[a-z]+\s+){0,2}?)(?P<role>best friend|[a-z-]+)(?P<poss>'s)?"
+    r"(?:\s+(?P<n>[A-Z][a-z]+))?\b\s*(?P<rest>.*)$", re.DOTALL)
+_PET = re.compile(r"^[Mm]y\s+(?:[a-z]+\s+)?(?P<pet>[a-z]+)\s+(?P<n>[A-Z][a-z]+)\b")
+_PRONOUN = re.compile(r"^(?:he|she)\b\s*(?P<rest>.*)$", re.DOTALL | re.IGNORECASE)
+_ATTRIBUTE = re.compile(r"^(?:[Mm]y\s+)?(?P<attr>[a-z][a-z ]{0,30}?)\s+(?:is|are|was)\s+"
+                        r"(?P<v>.+)$", re.DOTALL)
+_NAME_IS = re.compile(r"^name is (?P<n>[A-Z][\w'-]+)")
+# "my <attribute> is ..." phrases that are talk, not facts ("my point is", "my bad").
+_NOT_ATTRIBUTES = frozenset({
+    "point", "question", "guess", "bad", "problem", "issue", "concern", "idea", "thought",
+    "opinion", "pleasure", "fault", "turn", "take", "understanding", "feeling", "impression",
+    "hope", "worry", "answer", "mistake", "god", "gosh", "goodness", "advice", "suggestion",
+    "request", "reason", "excuse", "apologies", "head", "heart", "day", "week", "code",
+})
+_PLURAL_ROLES = frozenset({"kids", "children", "parents", "siblings", "grandparents"})
+_ATTRIBUTE_KEYS = {"name": "name", "job": "job", "occupation": "job", "profession": "job",
+                   "hometown": "origin", "home town": "origin", "age": "age"}
+
+
+def _sentence_case(text: str) -> str:
+    text = text.strip().rstrip(".!,;:")
+    return text[:1].upper() + text[1:] + "."
+
+
+def _relation(canonical: str, phrase: str, name: str, voice: Voice) -> Finding:
+    """ "my sister Yuki" -> relation.sister = Yuki ("Kenji has a sister named Yuki.")."""
+    return Finding("fact", f"relation.{canonical}", name,
+                   _sentence_case(f"{voice.name} has a {phrase} named {name}"), 0.85,
+                   "Offline rule: named family member or friend.", ("fact", "relation"))
+
+
+def _compose(slot: Slot, role: _Role | None, voice: Voice, predicate: str,
+             time: str | None) -> Finding:
+    if role is None:
+        key, kind, confidence = f"{slot.domain}.{slot.attr}", slot.kind, slot.confidence
+        subject = voice.name
+    else:
+        attr = slot.attr if slot.domain in {"personal", "relation"} else f"{slot.domain}.{slot.attr}"
+        key = f"relation.{role.canonical}.{attr}"
+        kind = "event" if slot.kind == "event" else "fact"
+        confidence = min(slot.confidence, 0.75)  # second-hand: the speaker reports someone else
+        subject = third_person(role.subject, voice.name, voice.other)
+    body = clip(predicate, strip_time=False)
+    if time and time.lower() not in body.lower():
+        body = f"{body} {time[:1].lower()}{time[1:]}"
+    content = _sentence_case(f"{subject} {third_person(body, voice.name, voice.other)}")
+    value = third_person(slot.value, voice.name, voice.other)
+    tags = (kind, key.split(".", 1)[0]) + (("relation",) if role else ())
+    return Finding(kind, key, value, content, confidence, f"Offline rule: {slot.rule}.", tags)
+
+
+def _attribute(clause: str, voice: Voice, prefix: str) -> Finding | None:
+    """ "my birthday is March 14" -> personal.birthday; "my favourite X is Y" -> preference."""
+    match = _ATTRIBUTE.match(clause)
+    if match is None:
+        return None
+    attr, value = match.group("attr").strip(), clip(match.group("v"), strip_time=False)
+    words = attr.split(" ")
+    if not value or len(words) > 3 or words[0] in _NOT_ATTRIBUTES or words[-1] in _NOT_ATTRIBUTES:
+        return None
+    content = _sentence_case(third_person(clip(clause, strip_time=False), voice.name,
+                                          voice.other))
+    if words[0] in {"favorite", "favourite", "fave"} and len(words) > 1:
+        key = f"preference.favorite_{topic(' '.join(words[1:]))}"
+        if prefix:
+            key = f"{prefix}.{key}"
+        return Finding("preference" if not prefix else "fact", key, value, content, 0.9,
+                       "Offline rule: stated favourite.", ("preference", "preference"))
+    slug = _ATTRIBUTE_KEYS.get(attr, attr.replace(" ", "_").replace("-", "_"))
+    if slug == "name" and not value[:1].isupper():
+        return None
+    key = f"{prefix}.{slug}" if prefix else f"personal.{slug}"
+    confidence = 0.9 if slug == "name" else 0.7
+    return Finding("fact", key, third_person(value, voice.name, voice.other), content,
+                   confidence, f"Offline rule: stated {attr}.", ("fact", key.split(".")[0]))
+
+
+def _clause(clause: str, voice: Voice, last_role: _Role | None
+            ) -> tuple[list[Finding], _Role | None]:
+    time, clause = split_leading_time(strip_discourse(clause))
+    words = {w.lower().strip(",.!") for w in clause.split(" ")[1:]}
+    if not clause or is_hypothetical(clause) or words & REPORTING_WORDS:
+        return [], last_role
+    if starts_with_i(clause):
+        return _predicate(conjugate_lead(clause), None, voice, clause, time), last_role
+    if (pet := _PET.match(clause)) and POSSESSIONS.get(pet.group("pet")) == "pet":
+        name, animal = pet.group("n"), pet.group("pet")
+        return [Finding("fact", "possession.pet", f"{animal} named {name}",
+                        _sentence_case(f"{voice.name} has a {animal} named {name}"), 0.8,
+                        "Offline rule: named pet.", ("fact", "possession"))], last_role
+    role_match = _ROLE.match(clause)
+    if role_match is not None and _is_role(role_match):
+        return _role_clause(role_match, clause, voice, time)
+    if (pronoun := _PRONOUN.match(clause)) is not None and last_role is not None:
+        return _predicate(pronoun.group("rest"), last_role, voice, clause, time), last_role
+    if clause.lower().startswith("my "):
+        finding = _attribute(clause, voice, "")
+        return ([finding] if finding else []), last_role
+    return [], last_role
+
+
+def _is_role(match: re.Match[str]) -> bool:
+    mods = match.group("mods").split()
+    role = match.group("role").lower()
+    return (role == "best friend" or role in ROLES) and all(m in ROLE_MODIFIERS for m in mods)
+
+
+def _role_clause(match: re.Match[str], clause: str, voice: Voice, time: str | None
+                 ) -> tuple[list[Finding], _Role | None]:
+    raw = match.group("role").lower()
+    canonical = "best_friend" if raw == "best friend" else ROLES[raw]
+    subject = clause[: match.start("rest")].strip()
+    role = _Role(canonical, subject, raw in _PLURAL_ROLES)
+    phrase = f"{match.group('mods')}{raw}"  # "younger sister"
+    rest = match.group("rest")
+    if match.group("poss"):
+        if (named := _NAME_IS.match(rest)) is not None:
+            return [_relation(canonical, phrase, named.group("n"), voice)], role
+        finding = _attribute(rest, voice, f"relation.{canonical}")
+        if finding is not None:
+            content = _sentence_case(third_person(clip(clause, strip_time=False),
+                                                  voice.name, voice.other))
+            finding = Finding(finding.kind, finding.key, finding.value, content,
+                              min(finding.confidence, 0.75), finding.reasoning,
+                              finding.tags + ("relation",))
+        return ([finding] if finding else []), role
+    findings: list[Finding] = []
+    if match.group("n"):
+        findings.append(_relation(canonical, phrase, match.group("n"), voice))
+    findings.extend(_predicate(rest, role, voice, clause, time))
+    return findings, role
+
+
+def _predicate(predicate: str, role: _Role | None, voice: Voice, clause: str,
+               time: str | None) -> list[Finding]:
+    ruled = predicate
+    if role is not None and role.plural:
+        # The rules read third-person singular verbs; "my kids love" reads as "loves".
+        ruled = conjugate_lead(f"I {predicate}")
+    slot = match_predicate(make_predicate(ruled, clause, time))
+    if slot is None:
+        return []
+    # The content uses the predicate as said, adverbs included ("just moved to Osaka").
+    return [_compose(slot, role, voice, predicate, time)]
+
+
+def statement_findings(text: str, voice: Voice) -> list[Finding]:
+    """Every finding in the clauses of one sentence (no markers, no questions)."""
+    findings: list[Finding] = []
+    last_role: _Role | None = None
+    for clause in split_clauses(text):
+        found, last_role = _clause(clause, voice, last_role)
+        findings.extend(found)
+    return findings
