@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml libs/common/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e ./libs/common[embedded] -e .[dev]
+	$(PY) -m pip install --quiet -e ./libs/common[embedded,cluster] -e .[dev]
 	touch $(STAMP)
 
 install: $(STAMP)  ## create .venv with Hindsight and its test tools

@@ -34,6 +34,18 @@ def make_vector_index(settings: Settings, dim: int) -> VectorIndex:
         from hindsight_common.adapters.qdrant_edge import QdrantEdgeIndex
 
         return QdrantEdgeIndex(settings.vector_dir, dim)
+    if settings.vector_backend == "qdrant":
+        from hindsight_common.adapters.qdrant import QdrantIndex
+
+        if not settings.qdrant_url:
+            raise ConfigurationError(
+                "vector_backend 'qdrant' needs HINDSIGHT_QDRANT_URL: a server URL "
+                "(http://host:6333), or ':memory:' or a directory for qdrant-client's local mode"
+            )
+        # No I/O here: the adapter creates its collection and alias on first use.
+        return QdrantIndex.from_location(
+            settings.qdrant_url, dim, collection=settings.qdrant_collection
+        )
     raise ConfigurationError(f"unknown vector backend {settings.vector_backend!r}")
 
 

@@ -26,10 +26,17 @@ class Settings(BaseSettings):
 
     # Which adapter backs each port (a factory picks them; services never branch).
     log_backend: Literal["sqlite"] = "sqlite"
-    vector_backend: Literal["qdrant_edge"] = "qdrant_edge"
+    vector_backend: Literal["qdrant_edge", "qdrant"] = "qdrant_edge"
     text_backend: Literal["sqlite_fts"] = "sqlite_fts"
     embedder: Literal["minilm"] = "minilm"
     embed_threads: int | None = Field(None, ge=1, description="Torch threads; default: all cores.")
+
+    # Qdrant server (vector_backend="qdrant"): an http(s) URL; ":memory:" or a directory
+    # path selects qdrant-client's local mode (tests, small development setups).
+    qdrant_url: str | None = None
+    qdrant_collection: str = Field(
+        "hindsight_vectors", description="The alias; the data lives in <alias>_v<N>."
+    )
 
     # Write API limits: a clear 4xx beyond them, nothing appended.
     default_tenant: str = "default"
