@@ -19,7 +19,9 @@ from hindsight_services.embedded import EmbeddedRuntime, create_app
 TENANT = "locomo-bench"
 
 
-async def run_locomo(data: Path, ks: Sequence[int], data_dir: Path | None = None) -> dict[str, Any]:
+async def run_locomo(
+    data: Path, ks: Sequence[int], data_dir: Path | None = None, reflect: bool = False
+) -> dict[str, Any]:
     conversations = locomo.load(data)
     with tempfile.TemporaryDirectory(prefix="hindsight-bench-") as tmp:
         settings = Settings(data_dir=data_dir or Path(tmp))
@@ -30,10 +32,15 @@ async def run_locomo(data: Path, ks: Sequence[int], data_dir: Path | None = None
             async with httpx.AsyncClient(transport=transport, base_url="http://bench") as client:
                 for conv in conversations:
                     await _ingest(client, conv)
+                    if reflect:
+                        await _close_sessions(client, conv)
                 await runtime.wait_caught_up(timeout_s=3600)
+                memories = (await runtime.status())["log"].get("hindsight.memories.v1#0", 0)
                 per_question, latencies = await _ask(client, conversations, max(ks))
     return {
         "questions": len(per_question),
+        "reflect": reflect,
+        "memory_events": memories if reflect else 0,
         "recall": locomo.summarise(per_question, ks),
         "latency_ms": {
             "p50": round(locomo.percentile(latencies, 50), 2),
@@ -62,6 +69,14 @@ async def _ingest(client: httpx.AsyncClient, conv: locomo.Conversation) -> None:
         r.raise_for_status()
 
 
+async def _close_sessions(client: httpx.AsyncClient, conv: locomo.Conversation) -> None:
+    for session in dict.fromkeys(t.session for t in conv.turns):
+        r = await client.post(
+            f"/v1/sessions/{conv.sample_id}-{session}:close", json={"tenant": TENANT, "user": conv.sample_id}
+        )
+        r.raise_for_status()
+
+
 async def _ask(
     client: httpx.AsyncClient, conversations: Sequence[locomo.Conversation], k: int
 ) -> tuple[list[tuple[locomo.Question, list[list[str]]]], list[float]]:
@@ -83,7 +98,8 @@ async def _ask(
 def format_table(result: dict[str, Any]) -> str:
     names = {"1": "multi-hop", "2": "temporal", "3": "open-domain", "4": "single-hop", "all": "overall"}
     ks = list(result["recall"])
-    lines = [f"LoCoMo retrieval: {result['questions']} questions"]
+    lines = [f"LoCoMo retrieval: {result['questions']} questions"
+             + (" (after reflection)" if result.get("reflect") else "")]
     lines.append(f"{'category':<16}" + "".join(f"{'R@' + k:>9}" for k in ks))
     for cat in (*locomo.CATEGORIES, "all"):
         lines.append(

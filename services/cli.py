@@ -50,6 +50,10 @@ def _parser() -> argparse.ArgumentParser:
     lb.add_argument("--data", type=Path, required=True)
     lb.add_argument("--k", default="5,10,20", help="comma-separated cut-offs")
     lb.add_argument("--json", action="store_true", help="also print one JSON object as the last line")
+    lb.add_argument("--reflect", action="store_true",
+                    help="close every session first so the reflector adds semantic memories")
+    rb = bsub.add_parser("reflect", help="offline reflector precision/recall on the labelled sets")
+    rb.add_argument("--json", action="store_true")
     return p
 
 
@@ -67,6 +71,8 @@ def main(argv: list[str] | None = None) -> int:
             return asyncio.run(_replay(args))
         if args.command == "bench" and args.bench == "locomo":
             return asyncio.run(_bench_locomo(args))
+        if args.command == "bench" and args.bench == "reflect":
+            return _bench_reflect(args)
     except HindsightError as e:
         print(f"hindsight: {e}", file=sys.stderr)
         return 2
@@ -156,8 +162,41 @@ async def _bench_locomo(args: argparse.Namespace) -> int:
     from hindsight_services.bench import print_result, run_locomo
 
     ks = [int(k) for k in args.k.split(",") if k.strip()]
-    result = await run_locomo(args.data, ks)
+    result = await run_locomo(args.data, ks, reflect=args.reflect)
     print_result(result, args.json)
+    return 0
+
+
+def _bench_reflect(args: argparse.Namespace) -> int:
+    from importlib.resources import files
+
+    from hindsight_common.reflection.evaluation import HELD_OUT_SET, evaluate
+
+    sets = {
+        "labelled (rules written against it)": None,
+        "held-out (written after the rules froze)": str(
+            files("hindsight_common.reflection").joinpath(HELD_OUT_SET)
+        ),
+    }
+    out = {}
+    for name, path in sets.items():
+        score = evaluate(path)
+        out[name.split(" ")[0]] = {
+            "utterances": score.utterances,
+            "precision": round(score.precision, 3),
+            "recall": round(score.recall, 3),
+            "f1": round(score.f1, 3),
+            "per_kind": {
+                k.kind: {"precision": round(k.precision, 3), "recall": round(k.recall, 3)}
+                for k in score.per_kind
+            },
+        }
+        print(f"{name}: {score.utterances} utterances, {score.expected} expected memories")
+        print(f"  overall     P={score.precision:.3f} R={score.recall:.3f} F1={score.f1:.3f}")
+        for k in score.per_kind:
+            print(f"  {k.kind:<11} P={k.precision:.3f} R={k.recall:.3f} F1={k.f1:.3f}")
+    if args.json:
+        print(json.dumps(out))
     return 0
 
 

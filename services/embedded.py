@@ -20,10 +20,18 @@ from fastapi.responses import JSONResponse
 
 from hindsight_common.consumer import Consumer
 from hindsight_common.errors import ConfigurationError
-from hindsight_common.factory import make_embedder, make_log, make_text_index, make_vector_index
+from hindsight_common.factory import (
+    make_embedder,
+    make_log,
+    make_reflect_state,
+    make_reflector,
+    make_text_index,
+    make_vector_index,
+)
 from hindsight_common.ports.embedder import Embedder
 from hindsight_common.ports.log import EventLog
 from hindsight_common.ports.projection import TextIndex, VectorIndex
+from hindsight_common.ports.reflect_state import ReflectState
 from hindsight_common.recall.engine import RecallEngine, RecallSettings
 from hindsight_common.settings import Settings
 from hindsight_services.consolidate import wiring as consolidate_wiring
@@ -78,6 +86,7 @@ class EmbeddedRuntime:
         self.embedder: Embedder
         self.vectors: VectorIndex
         self.text: TextIndex
+        self.reflect_state: ReflectState
         self.consumers: list[Consumer] = []
         self.query: Query
 
@@ -88,10 +97,13 @@ class EmbeddedRuntime:
         await self.embedder.embed(["warm up"])  # load the model before saying ready
         self.vectors = make_vector_index(self.settings, self.embedder.dim)
         self.text = make_text_index(self.settings)
+        self.reflect_state = make_reflect_state(self.settings)
         self.consumers = [
             embed_wiring.consumer(self.log, self.embedder, self.vectors, self.settings),
             project_wiring.consumer(self.log, self.text, self.settings),
-            reflect_wiring.consumer(self.log, self.settings),
+            reflect_wiring.consumer(
+                self.log, self.reflect_state, make_reflector(self.settings), self.settings
+            ),
             consolidate_wiring.consumer(self.log, self.settings),
         ]
         self.query = Query(
@@ -102,6 +114,7 @@ class EmbeddedRuntime:
                 RecallSettings(candidates=self.settings.recall_candidates),
             ),
             self.settings,
+            self.text,
         )
         self._tasks = [
             asyncio.create_task(self._supervise(c), name=f"consumer:{c.group}")
@@ -161,7 +174,7 @@ class EmbeddedRuntime:
                 await asyncio.wait_for(t, timeout=30)
             except TimeoutError:
                 t.cancel()
-        for closer in (self.vectors.close, self.text.close, self.log.close):
+        for closer in (self.vectors.close, self.text.close, self.reflect_state.close, self.log.close):
             await closer()
         if self._lock is not None:
             self._lock.close()

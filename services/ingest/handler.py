@@ -9,12 +9,23 @@ from __future__ import annotations
 
 import hashlib
 
-from hindsight_common.api import AppendedOut, IngestRequest, IngestResponse, SessionCloseIn
+from hindsight_common.api import (
+    AppendedOut,
+    IngestRequest,
+    IngestResponse,
+    ReflectIn,
+    SessionCloseIn,
+)
 from hindsight_common.errors import InvalidInput, Problem
-from hindsight_common.events import InteractionRecorded, SessionClosed, utcnow
+from hindsight_common.events import (
+    InteractionRecorded,
+    ReflectionRequested,
+    SessionClosed,
+    utcnow,
+)
 from hindsight_common.ports.log import EventLog, IdempotencyKey
 from hindsight_common.settings import Settings
-from hindsight_common.streams import INTERACTIONS
+from hindsight_common.streams import CONTROL, INTERACTIONS
 
 
 def check_limits(request: IngestRequest, settings: Settings) -> None:
@@ -110,4 +121,17 @@ class Ingest:
             occurred_at=utcnow(),
         )
         [appended] = await self._log.append(INTERACTIONS, [event])
+        return AppendedOut(event_id=str(appended.event_id), offset=appended.offset)
+
+    async def request_reflection(self, request: ReflectIn) -> AppendedOut:
+        """Append ReflectionRequested; reflect picks it up from the control stream."""
+        if request.session and request.task:
+            raise InvalidInput("give a session or a task, not both", [Problem("task", "conflicts with session")])
+        event = ReflectionRequested(
+            tenant=request.tenant or self._settings.default_tenant,
+            user=request.user,
+            session=request.session or request.task,
+            occurred_at=utcnow(),
+        )
+        [appended] = await self._log.append(CONTROL, [event])
         return AppendedOut(event_id=str(appended.event_id), offset=appended.offset)

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from fastapi import APIRouter, Header, Request
 from fastapi.responses import JSONResponse
 
-from hindsight_common.api import IngestRequest, SessionCloseIn
+from hindsight_common.api import IngestRequest, ReflectIn, SessionCloseIn
 from hindsight_common.ports.log import EventLog
 from hindsight_common.settings import Settings
 from hindsight_services.http import parse_body
@@ -37,5 +37,13 @@ def router(get_log: Callable[[], EventLog], settings: Settings) -> APIRouter:
         body, _ = await parse_body(request, SessionCloseIn, settings.max_body_bytes)
         appended = await Ingest(get_log(), settings).close_session(session, body)
         return JSONResponse({"events": [appended.model_dump(mode="json")]}, status_code=201)
+
+    @api.post("/v1/reflect", status_code=202)
+    async def reflect(request: Request) -> JSONResponse:
+        """Ask for reflection on a session (or a task, or every session of the user
+        with unreflected turns). Reflection runs asynchronously in reflect."""
+        body, _ = await parse_body(request, ReflectIn, settings.max_body_bytes)
+        appended = await Ingest(get_log(), settings).request_reflection(body)
+        return JSONResponse({"events": [appended.model_dump(mode="json")]}, status_code=202)
 
     return api

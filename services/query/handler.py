@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
-from hindsight_common.api import Provenance, RecallIn, RecallItemOut, RecallOut
+from hindsight_common.api import (
+    ContextTurn,
+    Provenance,
+    RecallIn,
+    RecallItemOut,
+    RecallOut,
+    SessionContextOut,
+)
 from hindsight_common.errors import InvalidInput, Problem
-from hindsight_common.ports.projection import Scope
+from hindsight_common.ports.projection import Scope, TextIndex
 from hindsight_common.recall.engine import RecallEngine, RecallItem, RecallRequest
 from hindsight_common.settings import Settings
+from hindsight_common.tokens import count_tokens, truncate_to_tokens
+
+DEFAULT_TYPES = ("episodic", "semantic")
+MAX_CONTEXT_TURNS = 500
 
 
 def to_request(body: RecallIn, settings: Settings) -> RecallRequest:
@@ -21,7 +32,7 @@ def to_request(body: RecallIn, settings: Settings) -> RecallRequest:
         user=body.user,
         session=body.session,
         agent=body.agent,
-        types=tuple(body.types or ()),
+        types=tuple(body.types or DEFAULT_TYPES),
         since=body.since,
         until=body.until,
     )
@@ -33,6 +44,10 @@ def to_item(item: RecallItem) -> RecallItemOut:
     return RecallItemOut(
         id=d.id,
         type=d.type,
+        kind=d.kind,
+        key=d.key,
+        confidence=d.confidence,
+        tags=list(d.tags),
         content=d.content,
         speaker=d.speaker,
         role=d.role,
@@ -47,10 +62,48 @@ def to_item(item: RecallItem) -> RecallItemOut:
 
 
 class Query:
-    def __init__(self, engine: RecallEngine, settings: Settings) -> None:
+    def __init__(self, engine: RecallEngine, settings: Settings, text: TextIndex) -> None:
         self._engine = engine
         self._settings = settings
+        self._text = text
 
     async def recall(self, body: RecallIn) -> RecallOut:
         items = await self._engine.recall(to_request(body, self._settings))
         return RecallOut(items=[to_item(i) for i in items])
+
+    async def session_context(
+        self, session: str, tenant: str | None, user: str, budget: int
+    ) -> SessionContextOut:
+        """The newest turns that fit in ``budget`` tokens, plus the latest rolling
+        summary when older turns had to be left out."""
+        if budget < 1:
+            raise InvalidInput("budget too small", [Problem("budget", "must be at least 1 token")])
+        docs = await self._text.session_documents(
+            tenant or self._settings.default_tenant, user, session, MAX_CONTEXT_TURNS
+        )
+        turns = [d for d in docs if d.type == "episodic"]  # newest first
+        costs = [count_tokens(f"{d.speaker}: {d.content}") for d in turns]
+        summary_doc = next((d for d in docs if d.type == "summary"), None)
+        summary: str | None = None
+        used = 0
+        if sum(costs) > budget and summary_doc is not None:
+            # Older turns will not fit: the rolling summary stands in for them,
+            # taking at most half the budget so recent turns keep their place.
+            summary = truncate_to_tokens(summary_doc.content, max(1, budget // 2))
+            used = count_tokens(summary)
+        chosen: list[ContextTurn] = []
+        for d, cost in zip(turns, costs, strict=True):
+            if used + cost > budget:
+                break
+            used += cost
+            chosen.append(ContextTurn(id=d.id, speaker=d.speaker, role=d.role, content=d.content,
+                                      occurred_at=d.occurred_at, tokens=cost))
+        return SessionContextOut(
+            session=session,
+            summary=summary,
+            summary_through=summary_doc.occurred_at if summary and summary_doc else None,
+            turns=list(reversed(chosen)),
+            tokens=used,
+            budget=budget,
+            omitted_turns=len(chosen) < len(turns),
+        )

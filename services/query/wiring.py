@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query as Param, Request
 
-from hindsight_common.api import RecallIn, RecallOut
+from hindsight_common.api import RecallIn, RecallOut, SessionContextOut
 from hindsight_common.settings import Settings
 from hindsight_services.http import parse_body
 from hindsight_services.query.handler import Query
@@ -24,6 +24,18 @@ def router(get_query: Callable[[], Query], settings: Settings) -> APIRouter:
         """
         body, _ = await parse_body(request, RecallIn, settings.max_body_bytes)
         result: RecallOut = await get_query().recall(body)
+        return result
+
+    @api.get("/v1/sessions/{session}/context", response_model=SessionContextOut)
+    async def session_context(
+        session: str,
+        user: str = Param(min_length=1, max_length=200),
+        tenant: str | None = Param(None, max_length=200),
+        budget: int = Param(2000, ge=1, le=200_000, description="Token budget."),
+    ) -> SessionContextOut:
+        """Working memory for a session: the last turns that fit the token budget,
+        plus a rolling summary of the earlier part once the session is long."""
+        result: SessionContextOut = await get_query().session_context(session, tenant, user, budget)
         return result
 
     return api

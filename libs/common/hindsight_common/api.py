@@ -65,6 +65,10 @@ class Provenance(_Strict):
 class RecallItemOut(_Strict):
     id: str
     type: str
+    kind: str | None = Field(None, description="Semantic memories: fact, preference, event, lesson, error.")
+    key: str | None = Field(None, description="Semantic memories: domain.attribute.")
+    confidence: float | None = None
+    tags: list[str] = Field(default_factory=list)
     content: str
     speaker: str
     role: str
@@ -86,3 +90,29 @@ class SessionCloseIn(_Strict):
     user: Identifier
     agent: Identifier | None = None
 
+
+
+class ReflectIn(_Strict):
+    tenant: Identifier | None = None
+    user: Identifier
+    session: Identifier | None = Field(None, description="None: every session with unreflected turns.")
+    task: Identifier | None = Field(None, description="A task id; treated as a session.")
+
+
+class ContextTurn(_Strict):
+    id: str
+    speaker: str
+    role: str
+    content: str
+    occurred_at: datetime
+    tokens: int
+
+
+class SessionContextOut(_Strict):
+    session: str
+    summary: str | None = Field(None, description="Rolling summary of turns not shown verbatim.")
+    summary_through: datetime | None = None
+    turns: list[ContextTurn] = Field(description="The newest turns that fit, oldest first.")
+    tokens: int = Field(description="Tokens used by the summary and turns together.")
+    budget: int
+    omitted_turns: bool = Field(description="True when older turns did not fit.")

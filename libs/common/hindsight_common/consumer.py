@@ -60,6 +60,7 @@ class Consumer:
         handler: Handler,
         *,
         resume_from: Callable[[], Awaitable[Position]] | None = None,
+        on_idle: Callable[[], Awaitable[None]] | None = None,
         batch_size: int = 256,
         poll_timeout_s: float = 0.5,
         max_backoff_s: float = 30.0,
@@ -69,6 +70,7 @@ class Consumer:
         self._log = log_
         self._handler = handler
         self._resume_from = resume_from
+        self._on_idle = on_idle
         self._batch = batch_size
         self._poll = poll_timeout_s
         self._max_backoff = max_backoff_s
@@ -92,6 +94,8 @@ class Consumer:
             while not stop.is_set():
                 records = await sub.fetch(self._batch, self._poll)
                 if not records:
+                    if self._on_idle is not None:
+                        await self._on_idle()  # time-based work (e.g. idle sessions)
                     continue
                 await self._process(records, stop)
                 await sub.commit(records)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from hindsight_common.events import Event, InteractionRecorded
+from hindsight_common.events import InteractionRecorded, MemoryExtracted, SessionSummarized
 from hindsight_common.ports.log import LogRecord
 from hindsight_common.ports.projection import Document
 
@@ -19,7 +19,50 @@ def document_from_record(record: LogRecord) -> Document | None:
     event = record.event
     if isinstance(event, InteractionRecorded):
         return _from_interaction(event, record.stream, record.offset)
+    if isinstance(event, MemoryExtracted):
+        return _from_memory(event, record.stream, record.offset)
+    if isinstance(event, SessionSummarized):
+        return _from_summary(event, record.stream, record.offset)
     return None
+
+
+def _from_memory(e: MemoryExtracted, stream: str, offset: int) -> Document:
+    return Document(
+        id=str(e.memory_id),
+        tenant=e.tenant,
+        user=e.user,
+        session=e.session,
+        type="semantic",
+        speaker=e.subject,
+        role="memory",
+        content=e.content,
+        occurred_at=e.valid_from or e.occurred_at,
+        agent=e.agent,
+        event_ids=tuple(str(i) for i in e.source_event_ids),
+        external_ids=e.source_external_ids,
+        stream=stream,
+        offset=offset,
+        kind=e.kind,
+        key=e.key,
+        confidence=e.confidence,
+        tags=e.tags,
+    )
+
+
+def _from_summary(e: SessionSummarized, stream: str, offset: int) -> Document:
+    return Document(
+        id=str(e.event_id),
+        tenant=e.tenant,
+        user=e.user,
+        session=e.session,
+        type="summary",
+        speaker="summary",
+        role="summary",
+        content=e.summary,
+        occurred_at=e.through_occurred_at,
+        stream=stream,
+        offset=offset,
+    )
 
 
 def _from_interaction(e: InteractionRecorded, stream: str, offset: int) -> Document:
@@ -68,6 +111,10 @@ def to_payload(doc: Document) -> dict[str, Any]:
         "external_ids": list(doc.external_ids),
         "stream": doc.stream,
         "offset": doc.offset,
+        "kind": doc.kind or "",
+        "key": doc.key or "",
+        "confidence": doc.confidence,
+        "tags": list(doc.tags),
     }
 
 
@@ -88,4 +135,8 @@ def from_payload(p: dict[str, Any]) -> Document:
         external_ids=tuple(str(x) for x in p.get("external_ids", ())),
         stream=str(p.get("stream", "")),
         offset=int(p.get("offset", 0)),
+        kind=str(p.get("kind") or "") or None,
+        key=str(p.get("key") or "") or None,
+        confidence=None if p.get("confidence") is None else float(p["confidence"]),
+        tags=tuple(str(t) for t in p.get("tags", ())),
     )

@@ -10,6 +10,8 @@ from hindsight_common.errors import ConfigurationError
 from hindsight_common.ports.embedder import Embedder
 from hindsight_common.ports.log import EventLog
 from hindsight_common.ports.projection import TextIndex, VectorIndex
+from hindsight_common.ports.reflect_state import ReflectState
+from hindsight_common.ports.reflector import Reflector
 from hindsight_common.settings import Settings
 
 
@@ -55,3 +57,38 @@ def make_text_index(settings: Settings) -> TextIndex:
 
         return SqliteFtsIndex(settings.text_path)
     raise ConfigurationError(f"unknown text backend {settings.text_backend!r}")
+
+
+def make_reflector(settings: Settings) -> Reflector:
+    if settings.reflector == "offline":
+        from hindsight_common.reflection.offline_reflector import OfflineReflector
+
+        return OfflineReflector()
+    if settings.reflector == "llm":
+        if not settings.llm_base_url or not settings.llm_model:
+            raise ConfigurationError(
+                "HINDSIGHT_REFLECTOR=llm needs HINDSIGHT_LLM_BASE_URL and HINDSIGHT_LLM_MODEL"
+            )
+        from hindsight_common.adapters.openai_chat import OpenAIChatConfig, OpenAIChatLLM
+        from hindsight_common.reflection.llm_reflector import LLMReflector
+
+        config = OpenAIChatConfig(
+            base_url=settings.llm_base_url,
+            model=settings.llm_model,
+            api_key=settings.llm_api_key,
+            timeout_s=settings.llm_timeout_s,
+            max_retries=settings.llm_max_retries,
+            context_tokens=settings.llm_context_tokens,
+            price_prompt_per_1k=settings.llm_price_prompt_per_1k,
+            price_completion_per_1k=settings.llm_price_completion_per_1k,
+        )
+        return LLMReflector(OpenAIChatLLM(config))
+    raise ConfigurationError(f"unknown reflector {settings.reflector!r}")
+
+
+def make_reflect_state(settings: Settings) -> ReflectState:
+    if settings.log_backend == "sqlite":
+        from hindsight_common.adapters.sqlite_reflect_state import SqliteReflectState
+
+        return SqliteReflectState(settings.reflect_state_path)
+    raise ConfigurationError(f"no reflect state store for log backend {settings.log_backend!r}")

@@ -48,6 +48,22 @@ class Settings(BaseSettings):
     consumer_batch: int = Field(256, ge=1)
     poll_timeout_s: float = Field(0.5, gt=0)
 
+    # Reflection: the offline rules unless an OpenAI-compatible LLM is configured.
+    reflector: Literal["offline", "llm"] = "offline"
+    llm_base_url: str | None = Field(None, description="e.g. http://localhost:11434/v1 (Ollama)")
+    llm_model: str | None = None
+    llm_api_key: str | None = Field(None, repr=False)
+    llm_timeout_s: float = Field(60.0, gt=0)
+    llm_max_retries: int = Field(3, ge=0)
+    llm_context_tokens: int = Field(8192, ge=512)
+    llm_price_prompt_per_1k: float = Field(0.0, ge=0)
+    llm_price_completion_per_1k: float = Field(0.0, ge=0)
+    reflect_every_n_turns: int = Field(20, ge=1)
+    reflect_idle_s: float = Field(600.0, gt=0)
+    reflect_batch_episodes: int = Field(8, ge=1, description="Episodes per reflector call.")
+    summary_after_turns: int = Field(30, ge=2, description="Summarise sessions longer than this.")
+    summary_keep_recent: int = Field(10, ge=1, description="Turns kept verbatim, not summarised.")
+
     # Recall.
     recall_candidates: int = Field(50, ge=1, description="Candidates per path before fusion.")
     recall_max_k: int = Field(100, ge=1)
@@ -63,6 +79,10 @@ class Settings(BaseSettings):
     @property
     def vector_dir(self) -> Path:
         return self.projections_dir / "vectors"
+
+    @property
+    def reflect_state_path(self) -> Path:
+        return self.data_dir / "state" / "reflect.sqlite3"
 
     @property
     def text_path(self) -> Path:

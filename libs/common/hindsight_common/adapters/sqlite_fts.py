@@ -134,6 +134,18 @@ class SqliteFtsIndex(TextIndex):
         # FTS5's bm25() is negative (lower is better); expose the usual positive score.
         return [Hit(from_payload(json.loads(p)), -float(r)) for p, r in rows]
 
+    async def session_documents(
+        self, tenant: str, user: str, session: str, limit: int
+    ) -> list[Document]:
+        rows = await self._run(
+            lambda db: db.execute(
+                "SELECT payload FROM docs WHERE tenant=? AND user=? AND session=? "
+                "AND type IN ('episodic', 'summary') ORDER BY ts DESC, rowid DESC LIMIT ?",
+                (tenant, user, session, limit),
+            ).fetchall()
+        )
+        return [from_payload(json.loads(r[0])) for r in rows]
+
     async def position(self) -> Position:
         rows = await self._run(lambda db: db.execute("SELECT pkey, offset FROM position").fetchall())
         return {str(k): int(v) for k, v in rows}

@@ -2,6 +2,14 @@
 
 from hindsight_common.events.base import Event, utcnow
 from hindsight_common.events.interactions import InteractionRecorded, Role, SessionClosed, ToolCall
+from hindsight_common.events.memories import (
+    MemoryExtracted,
+    MemoryKind,
+    MemoryReinforced,
+    ReflectionRequested,
+    ReflectorInfo,
+    SessionSummarized,
+)
 from hindsight_common.events.registry import (
     EVENT_TYPES,
     parse_event,
@@ -15,6 +23,12 @@ __all__ = [
     "EVENT_TYPES",
     "Event",
     "InteractionRecorded",
+    "MemoryExtracted",
+    "MemoryKind",
+    "MemoryReinforced",
+    "ReflectionRequested",
+    "ReflectorInfo",
+    "SessionSummarized",
     "Role",
     "SessionClosed",
     "ToolCall",

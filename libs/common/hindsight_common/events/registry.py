@@ -16,12 +16,22 @@ from pydantic import ValidationError
 from hindsight_common.errors import InvalidInput, Problem
 from hindsight_common.events.base import Event
 from hindsight_common.events.interactions import InteractionRecorded, SessionClosed
+from hindsight_common.events.memories import (
+    MemoryExtracted,
+    MemoryReinforced,
+    ReflectionRequested,
+    SessionSummarized,
+)
 
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 
 EVENT_TYPES: dict[str, type[Event]] = {
     "InteractionRecorded": InteractionRecorded,
     "SessionClosed": SessionClosed,
+    "MemoryExtracted": MemoryExtracted,
+    "MemoryReinforced": MemoryReinforced,
+    "SessionSummarized": SessionSummarized,
+    "ReflectionRequested": ReflectionRequested,
 }
 
 _UPCASTERS: dict[tuple[str, int], Upcaster] = {}

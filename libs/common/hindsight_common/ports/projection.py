@@ -24,7 +24,7 @@ class Document:
     tenant: str
     user: str
     session: str
-    type: str  # "episodic" (an interaction) or "semantic" (a memory)
+    type: str  # "episodic" (an interaction), "semantic" (a memory), "summary" (of a session)
     speaker: str
     role: str
     content: str
@@ -35,6 +35,11 @@ class Document:
     external_ids: tuple[str, ...] = ()
     stream: str = ""
     offset: int = 0
+    # Semantic memories only: what kind of memory, its key, confidence and tags.
+    kind: str | None = None
+    key: str | None = None
+    confidence: float | None = None
+    tags: tuple[str, ...] = ()
 
     @property
     def search_text(self) -> str:
@@ -118,3 +123,10 @@ class TextIndex(Projection):
     async def search(self, scope: Scope, query: str, k: int) -> list[Hit]:
         """Up to ``k`` documents matching ``query`` inside ``scope`` (tenant enforced
         here), best first, score = BM25 (higher is better). Raises ProjectionError."""
+
+    @abstractmethod
+    async def session_documents(
+        self, tenant: str, user: str, session: str, limit: int
+    ) -> list[Document]:
+        """The session's newest ``limit`` documents (turns and summaries), newest
+        first. Raises ProjectionError."""

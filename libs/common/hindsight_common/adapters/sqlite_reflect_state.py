@@ -1,0 +1,173 @@
+"""Reflect's state in one SQLite file (embedded mode)."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import threading
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TypeVar
+
+from hindsight_common.errors import PersistenceError
+from hindsight_common.ports.reflect_state import ReflectState, SessionRef
+from hindsight_common.ports.reflector import KnownMemory
+from hindsight_common.reflection.offline import Turn
+
+T = TypeVar("T")
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS turns (
+    event_id TEXT PRIMARY KEY, tenant TEXT NOT NULL, user TEXT NOT NULL, session TEXT NOT NULL,
+    agent TEXT, speaker TEXT NOT NULL, role TEXT NOT NULL, content TEXT NOT NULL,
+    occurred_at TEXT NOT NULL, external_id TEXT, seq INTEGER NOT NULL,
+    recorded_at REAL NOT NULL, reflected INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS turns_by_session ON turns (tenant, user, session, occurred_at, seq);
+CREATE INDEX IF NOT EXISTS turns_pending ON turns (reflected, recorded_at);
+CREATE TABLE IF NOT EXISTS summaries (
+    tenant TEXT NOT NULL, user TEXT NOT NULL, session TEXT NOT NULL, turns INTEGER NOT NULL,
+    PRIMARY KEY (tenant, user, session)
+);
+CREATE TABLE IF NOT EXISTS memories (
+    memory_id TEXT PRIMARY KEY, tenant TEXT NOT NULL, user TEXT NOT NULL, subject TEXT NOT NULL,
+    key TEXT NOT NULL, value TEXT NOT NULL, content TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS memories_by_user ON memories (tenant, user);
+"""
+
+
+def _turn(row: tuple[str, str, str, str, str, str | None]) -> Turn:
+    event_id, speaker, role, content, occurred_at, external_id = row
+    return Turn(event_id, speaker, role, content, datetime.fromisoformat(occurred_at), external_id)
+
+
+class SqliteReflectState(ReflectState):
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        try:
+            self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.executescript(_SCHEMA)
+        except sqlite3.Error as e:
+            raise PersistenceError(f"cannot open reflect state at {path}: {e}") from e
+        self._closed = False
+        self._seq = int(self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM turns").fetchone()[0])
+
+    async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        def locked() -> T:
+            with self._lock:
+                if self._closed:
+                    raise PersistenceError("reflect state is closed")
+                return fn(self._db)
+
+        try:
+            return await asyncio.to_thread(locked)
+        except sqlite3.Error as e:
+            raise PersistenceError(f"reflect state operation failed: {e}") from e
+
+    async def add_turns(self, items: Sequence[tuple[SessionRef, Turn]]) -> None:
+        now = datetime.now(UTC).timestamp()
+
+        def tx(db: sqlite3.Connection) -> None:
+            db.execute("BEGIN IMMEDIATE")
+            for ref, t in items:
+                self._seq += 1
+                db.execute(
+                    "INSERT OR IGNORE INTO turns (event_id, tenant, user, session, agent, speaker, role,"
+                    " content, occurred_at, external_id, seq, recorded_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                    (t.event_id, ref.tenant, ref.user, ref.session, ref.agent, t.speaker, t.role,
+                     t.content, t.occurred_at.isoformat(), t.external_id, self._seq, now),
+                )
+            db.execute("COMMIT")
+
+        await self._run(tx)
+
+    async def _turns(self, ref: SessionRef, only_pending: bool) -> list[Turn]:
+        extra = " AND reflected = 0" if only_pending else ""
+        rows = await self._run(
+            lambda db: db.execute(
+                "SELECT event_id, speaker, role, content, occurred_at, external_id FROM turns "
+                f"WHERE tenant=? AND user=? AND session=?{extra} ORDER BY occurred_at, seq",
+                (ref.tenant, ref.user, ref.session),
+            ).fetchall()
+        )
+        return [_turn(r) for r in rows]
+
+    async def unreflected(self, ref: SessionRef) -> list[Turn]:
+        return await self._turns(ref, only_pending=True)
+
+    async def session_turns(self, ref: SessionRef) -> list[Turn]:
+        return await self._turns(ref, only_pending=False)
+
+    async def mark_reflected(self, ref: SessionRef, event_ids: Sequence[str]) -> None:
+        ids = list(event_ids)
+
+        def tx(db: sqlite3.Connection) -> None:
+            db.executemany("UPDATE turns SET reflected = 1 WHERE event_id = ?", [(i,) for i in ids])
+
+        await self._run(tx)
+
+    async def pending_sessions(self, tenant: str, user: str) -> list[SessionRef]:
+        rows = await self._run(
+            lambda db: db.execute(
+                "SELECT DISTINCT session, agent FROM turns WHERE tenant=? AND user=? AND reflected=0",
+                (tenant, user),
+            ).fetchall()
+        )
+        return [SessionRef(tenant, user, s, a) for s, a in rows]
+
+    async def idle_sessions(self, last_turn_before: datetime) -> list[SessionRef]:
+        rows = await self._run(
+            lambda db: db.execute(
+                "SELECT tenant, user, session, MAX(agent) FROM turns WHERE reflected=0 "
+                "GROUP BY tenant, user, session HAVING MAX(recorded_at) < ?",
+                (last_turn_before.timestamp(),),
+            ).fetchall()
+        )
+        return [SessionRef(t, u, s, a) for t, u, s, a in rows]
+
+    async def summarized(self, ref: SessionRef) -> int:
+        row = await self._run(
+            lambda db: db.execute(
+                "SELECT turns FROM summaries WHERE tenant=? AND user=? AND session=?",
+                (ref.tenant, ref.user, ref.session),
+            ).fetchone()
+        )
+        return 0 if row is None else int(row[0])
+
+    async def set_summarized(self, ref: SessionRef, turns: int) -> None:
+        await self._run(
+            lambda db: db.execute(
+                "INSERT INTO summaries (tenant, user, session, turns) VALUES (?,?,?,?) "
+                "ON CONFLICT (tenant, user, session) DO UPDATE SET turns=excluded.turns",
+                (ref.tenant, ref.user, ref.session, turns),
+            )
+        )
+
+    async def memories(self, tenant: str, user: str) -> list[KnownMemory]:
+        rows = await self._run(
+            lambda db: db.execute(
+                "SELECT memory_id, subject, key, value, content FROM memories WHERE tenant=? AND user=?",
+                (tenant, user),
+            ).fetchall()
+        )
+        return [KnownMemory(*r) for r in rows]
+
+    async def remember(self, tenant: str, user: str, memories: Sequence[KnownMemory]) -> None:
+        rows = [(m.memory_id, tenant, user, m.subject, m.key, m.value, m.content) for m in memories]
+        await self._run(
+            lambda db: db.executemany(
+                "INSERT OR IGNORE INTO memories (memory_id, tenant, user, subject, key, value, content)"
+                " VALUES (?,?,?,?,?,?,?)",
+                rows,
+            )
+        )
+
+    async def close(self) -> None:
+        with self._lock:
+            if not self._closed:
+                self._closed = True
+                self._db.close()

@@ -1,0 +1,88 @@
+"""Events of the ``hindsight.memories.v1`` stream (and reflection's control events).
+
+Reflection output is recorded, never recomputed: a rebuild replays these
+events and makes no LLM call.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+from uuid import UUID
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from hindsight_common.events.base import Event, Identifier, UtcDatetime
+
+MemoryKind = Literal["fact", "preference", "event", "lesson", "error"]
+
+
+class ReflectorInfo(BaseModel):
+    """Which reflector produced a memory, and what it cost."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str = Field(description="'offline-rules' or 'llm'.")
+    version: str = Field(description="Reflector or prompt version.")
+    model: str | None = Field(default=None, description="The LLM's model name, if one was used.")
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float = 0.0
+
+
+class MemoryExtracted(Event):
+    """Reflection learned a semantic memory from one or more episodes."""
+
+    type: Literal["MemoryExtracted"] = "MemoryExtracted"
+    schema_version: Literal[1] = 1
+    memory_id: UUID
+    agent: Identifier | None = None
+    session: Identifier = Field(description="The session the memory was learned in.")
+    subject: str = Field(min_length=1, max_length=200, description="Who the memory is about.")
+    content: str = Field(min_length=1, max_length=2000, description="A short self-contained statement.")
+    kind: MemoryKind
+    key: str = Field(min_length=1, max_length=200, description="domain.attribute, e.g. preference.language")
+    value: str = Field(default="", max_length=1000)
+    confidence: float = Field(ge=0.0, le=1.0)
+    tags: tuple[str, ...] = ()
+    entities: tuple[str, ...] = ()
+    valid_from: UtcDatetime | None = None
+    source_event_ids: tuple[UUID, ...] = Field(min_length=1)
+    source_external_ids: tuple[str, ...] = ()
+    related_memory_ids: tuple[UUID, ...] = Field(
+        default=(), description="Existing memories on the same key with another value."
+    )
+    reasoning: str = Field(default="", max_length=2000)
+    reflector: ReflectorInfo
+
+
+class MemoryReinforced(Event):
+    """A new episode confirmed an existing memory."""
+
+    type: Literal["MemoryReinforced"] = "MemoryReinforced"
+    schema_version: Literal[1] = 1
+    memory_id: UUID
+    session: Identifier
+    source_event_ids: tuple[UUID, ...] = Field(min_length=1)
+    source_external_ids: tuple[str, ...] = ()
+    confidence: float = Field(ge=0.0, le=1.0)
+
+
+class SessionSummarized(Event):
+    """A rolling summary of a session's earlier part, for its working memory."""
+
+    type: Literal["SessionSummarized"] = "SessionSummarized"
+    schema_version: Literal[1] = 1
+    session: Identifier
+    summary: str = Field(min_length=1, max_length=8000)
+    through_occurred_at: UtcDatetime = Field(description="The summary covers turns up to this time.")
+    turns: int = Field(ge=1, description="How many turns it summarises.")
+    reflector: ReflectorInfo
+
+
+class ReflectionRequested(Event):
+    """Someone asked for reflection on a session (or a task, kept as a session)."""
+
+    type: Literal["ReflectionRequested"] = "ReflectionRequested"
+    schema_version: Literal[1] = 1
+    session: Identifier | None = Field(default=None, description="None: every open session of the user.")
+    requested_by: str = Field(default="api", max_length=200)
