@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test test-unit test-integration test-e2e schemas bench-locomo lint typecheck clean
+.PHONY: install run test test-unit test-integration test-e2e schemas bench-locomo typecheck clean infra-up infra-down infra-status
 
 $(STAMP): pyproject.toml libs/common/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,9 +18,23 @@ install: $(STAMP)  ## create .venv with Hindsight and its test tools
 run: $(STAMP)  ## run Hindsight embedded on http://127.0.0.1:8080 (no servers needed)
 	$(VENV)/bin/hindsight serve
 
-test: $(STAMP)  ## type-check, then every test suite
+MYPY_LINK := build/mypy/hindsight_services
+
+$(MYPY_LINK):  # mypy sees services/ under its package name through this link
+	mkdir -p build/mypy && ln -sfn ../../services $(MYPY_LINK)
+
+test: $(STAMP) $(MYPY_LINK)  ## type-check, then every test suite against real local servers
 	$(PY) -m mypy
-	$(PY) -m pytest -q
+	deploy/local/with-servers.sh $(PY) -m pytest -q
+
+infra-up:  ## start PostgreSQL, Kafka, Elasticsearch and Neo4j on 127.0.0.1 (no Docker)
+	deploy/local/infra.sh up
+
+infra-down:
+	deploy/local/infra.sh down
+
+infra-status:
+	deploy/local/infra.sh status
 
 test-unit: $(STAMP)
 	$(PY) -m pytest -q tests/unit
@@ -34,7 +48,7 @@ test-e2e: $(STAMP)
 schemas: $(STAMP)  ## regenerate schemas/ from the event models
 	$(PY) -m hindsight_common.schema_export schemas
 
-typecheck: $(STAMP)
+typecheck: $(STAMP) $(MYPY_LINK)
 	$(PY) -m mypy
 
 bench-locomo: $(STAMP)  ## LoCoMo retrieval benchmark (DATA=path to the LoCoMo JSON)

@@ -27,6 +27,11 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--port", type=int, default=None, help=f"default {DEFAULT_PORT} (HINDSIGHT_PORT)")
     s.add_argument("--data-dir", type=Path, default=None, help="default ./.hindsight (HINDSIGHT_DATA_DIR)")
 
+    rn = sub.add_parser("run", help="run ONE service in this process (cluster mode; HINDSIGHT_* env)")
+    rn.add_argument("service", choices=["ingest", "embed", "project", "reflect", "consolidate", "query"])
+    rn.add_argument("--host", default=None)
+    rn.add_argument("--port", type=int, default=None)
+
     i = sub.add_parser("ingest", help="send a JSON-lines file of interactions to a running server")
     i.add_argument("file", type=Path, help="one interaction object per line ('-' for stdin)")
     i.add_argument("--url", default=DEFAULT_URL)
@@ -63,6 +68,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "serve":
             return _serve(args)
+        if args.command == "run":
+            return _run_service(args)
         if args.command == "ingest":
             return _ingest(args)
         if args.command == "recall":
@@ -92,6 +99,17 @@ def _serve(args: argparse.Namespace) -> int:
 
     settings = load_settings(host=args.host, port=args.port, data_dir=args.data_dir)
     app = create_app(settings)
+    uvicorn.run(app, host=settings.host, port=settings.port, log_level="info")
+    return 0
+
+
+def _run_service(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from hindsight_services.process import create_service_app
+
+    settings = load_settings(host=args.host, port=args.port)
+    app = create_service_app(args.service, settings)
     uvicorn.run(app, host=settings.host, port=settings.port, log_level="info")
     return 0
 

@@ -18,7 +18,7 @@ from typing import IO, Any
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 
-from hindsight_common.consumer import Consumer
+from hindsight_common.consumer import Consumer, supervise
 from hindsight_common.errors import ConfigurationError
 from hindsight_common.factory import (
     make_embedder,
@@ -117,24 +117,11 @@ class EmbeddedRuntime:
             self.text,
         )
         self._tasks = [
-            asyncio.create_task(self._supervise(c), name=f"consumer:{c.group}")
+            asyncio.create_task(supervise(c, self._stop), name=f"consumer:{c.group}")
             for c in self.consumers
         ]
         await asyncio.gather(*(c.ready.wait() for c in self.consumers))
         log.info("hindsight embedded runtime started in %s", self.settings.data_dir)
-
-    async def _supervise(self, consumer: Consumer) -> None:
-        # A consumer that crashes is restarted from its committed position:
-        # nothing is lost, the crash is logged, and the others keep going.
-        backoff = 0.5
-        while not self._stop.is_set():
-            try:
-                await consumer.run(self._stop)
-                return
-            except Exception:  # task boundary: log and restart
-                log.exception("consumer %s crashed; restarting in %.1fs", consumer.group, backoff)
-                await asyncio.sleep(backoff)
-                backoff = min(backoff * 2, 30.0)
 
     async def status(self) -> dict[str, Any]:
         heads: dict[str, int] = {}

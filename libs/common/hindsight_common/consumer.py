@@ -147,3 +147,17 @@ class Consumer:
             dead_letter_stream(self.group), record.key, dead_letter_payload(self.group, record, reason)
         )
         self.dead_lettered += 1
+
+
+async def supervise(consumer: Consumer, stop: asyncio.Event) -> None:
+    """Run ``consumer`` until ``stop``; a crash is logged and the consumer restarts
+    from its committed position, so nothing is lost and other tasks keep going."""
+    backoff = 0.5
+    while not stop.is_set():
+        try:
+            await consumer.run(stop)
+            return
+        except Exception:  # task boundary: log and restart
+            log.exception("consumer %s crashed; restarting in %.1fs", consumer.group, backoff)
+            await asyncio.sleep(backoff)
+            backoff = min(backoff * 2, 30.0)

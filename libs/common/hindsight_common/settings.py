@@ -38,6 +38,9 @@ class Settings(BaseSettings):
         "hindsight_vectors", description="The alias; the data lives in <alias>_v<N>."
     )
 
+    # Cluster mode: where the gateway forwards writes (the ingest service).
+    ingest_url: str | None = Field(None, description="e.g. http://ingest:8080")
+
     # Write API limits: a clear 4xx beyond them, nothing appended.
     default_tenant: str = "default"
     max_batch: int = Field(500, ge=1, description="Interactions per POST /v1/interactions.")

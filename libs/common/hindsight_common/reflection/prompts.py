@@ -107,8 +107,8 @@ class EpisodeOut(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     episode: int
-    memories: list[dict[str, Any]] = Field(default_factory=list)
-    reinforced: list[dict[str, Any]] = Field(default_factory=list)
+    memories: list[Any] = Field(default_factory=list)  # items validated one by one
+    reinforced: list[Any] = Field(default_factory=list)
 
 
 RESPONSE_SCHEMA: dict[str, Any] = {

@@ -1,0 +1,178 @@
+"""Cluster mode: each service in its own process (``hindsight run <service>``).
+
+Every process is configured only by ``HINDSIGHT_*`` variables, serves
+``GET /healthz`` on ``HINDSIGHT_PORT``, and talks to the others only through
+the log (Kafka). ``query`` is the gateway: it serves the same HTTP API as the
+embedded mode, answering reads itself and forwarding writes to ``ingest``
+(``HINDSIGHT_INGEST_URL``) so that validation and write policy live in one place.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from typing import Any
+
+import httpx
+from fastapi import APIRouter, FastAPI, Request, Response
+from fastapi.responses import JSONResponse
+
+from hindsight_common.consumer import Consumer, supervise
+from hindsight_common.errors import ConfigurationError
+from hindsight_common.factory import (
+    make_embedder,
+    make_log,
+    make_reflect_state,
+    make_reflector,
+    make_text_index,
+    make_vector_index,
+)
+from hindsight_common.ports.log import EventLog, Position
+from hindsight_common.ports.projection import Projection
+from hindsight_common.recall.engine import RecallEngine, RecallSettings
+from hindsight_common.settings import Settings
+from hindsight_common.streams import INTERACTIONS, MEMORIES
+from hindsight_services.consolidate import wiring as consolidate_wiring
+from hindsight_services.embed import wiring as embed_wiring
+from hindsight_services.http import install_error_handlers
+from hindsight_services.ingest import wiring as ingest_wiring
+from hindsight_services.project import wiring as project_wiring
+from hindsight_services.query import wiring as query_wiring
+from hindsight_services.query.handler import Query
+from hindsight_services.reflect import wiring as reflect_wiring
+
+log = logging.getLogger(__name__)
+
+SERVICES = ("ingest", "embed", "project", "reflect", "consolidate", "query")
+Closer = Callable[[], Awaitable[None]]
+
+
+async def projection_status(log_: EventLog, projections: dict[str, Projection]) -> dict[str, Any]:
+    """Each projection's position against the log heads: ``caught_up`` means every
+    acknowledged write is visible in every projection."""
+    heads: dict[str, int] = {}
+    for stream in (INTERACTIONS, MEMORIES):
+        heads.update(await log_.head(stream))
+    out: dict[str, Any] = {"log": heads, "projections": {}}
+    for name, projection in projections.items():
+        position: Position = await projection.position()
+        behind = any(position.get(key, -1) < offset for key, offset in heads.items())
+        out["projections"][name] = {"position": dict(position), "behind": behind}
+    out["caught_up"] = not any(p["behind"] for p in out["projections"].values())
+    return out
+
+
+def _forwarding_router(ingest_url: str) -> APIRouter:
+    """The write routes of the gateway, forwarded as-is to the ingest service."""
+    api = APIRouter(tags=["ingest"])
+    client = httpx.AsyncClient(base_url=ingest_url, timeout=30)
+
+    async def forward(request: Request) -> Response:
+        headers = {k: v for k, v in request.headers.items() if k.lower() in ("content-type", "idempotency-key", "authorization", "traceparent")}
+        upstream = await client.request(request.method, request.url.path, content=await request.body(), headers=headers)
+        return Response(upstream.content, status_code=upstream.status_code, media_type="application/json")
+
+    for path in ("/v1/interactions", "/v1/sessions/{session}:close", "/v1/reflect"):
+        api.add_api_route(path, forward, methods=["POST"], include_in_schema=True)
+    return api
+
+
+def create_service_app(service: str, settings: Settings) -> FastAPI:
+    """The FastAPI app (health, and the service's own routes) of one service process."""
+    if service not in SERVICES:
+        raise ConfigurationError(f"unknown service {service!r}; one of {', '.join(SERVICES)}")
+    stop = asyncio.Event()
+    parts: dict[str, Any] = {}
+    closers: list[Closer] = []
+    tasks: list[asyncio.Task[None]] = []
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        event_log = make_log(settings)
+        parts["log"] = event_log
+        consumer = await _start(service, settings, event_log, parts, closers)
+        if consumer is not None:
+            parts["consumer"] = consumer
+            tasks.append(asyncio.create_task(supervise(consumer, stop), name=f"consumer:{service}"))
+            await consumer.ready.wait()
+        app.state.ready = True
+        log.info("hindsight %s started", service)
+        try:
+            yield
+        finally:
+            app.state.ready = False
+            stop.set()
+            for t in tasks:
+                try:
+                    await asyncio.wait_for(t, timeout=30)
+                except TimeoutError:
+                    t.cancel()
+            for close in reversed(closers):
+                await close()
+            await event_log.close()
+
+    app = FastAPI(title=f"Hindsight {service}", version="0.1.0", lifespan=lifespan)
+    app.state.ready = False
+    install_error_handlers(app)
+
+    @app.get("/healthz")
+    async def healthz() -> JSONResponse:
+        ok = bool(app.state.ready) and not any(t.done() for t in tasks)
+        return JSONResponse({"service": service, "status": "ok" if ok else "starting"}, status_code=200 if ok else 503)
+
+    if service == "ingest":
+        app.include_router(ingest_wiring.router(lambda: parts["log"], settings))
+    if service == "query":
+        app.include_router(query_wiring.router(lambda: parts["query"], settings))
+        if settings.ingest_url:
+            app.include_router(_forwarding_router(settings.ingest_url))
+        else:
+            app.include_router(ingest_wiring.router(lambda: parts["log"], settings))
+
+        @app.get("/v1/status")
+        async def status() -> dict[str, Any]:
+            return await projection_status(parts["log"], parts["projections"])
+
+    if service in ("embed", "project", "reflect", "consolidate"):
+
+        @app.get("/v1/status")
+        async def consumer_status() -> dict[str, Any]:
+            c: Consumer = parts["consumer"]
+            return {"group": c.group, "position": c.position, "processed": c.processed,
+                    "dead_lettered": c.dead_lettered}
+
+    return app
+
+
+async def _start(
+    service: str, settings: Settings, event_log: EventLog, parts: dict[str, Any], closers: list[Closer]
+) -> Consumer | None:
+    """Build what ``service`` needs; returns its consumer, if it has one."""
+    if service == "embed":
+        embedder = make_embedder(settings)
+        await embedder.embed(["warm up"])
+        vectors = make_vector_index(settings, embedder.dim)
+        closers.append(vectors.close)
+        return embed_wiring.consumer(event_log, embedder, vectors, settings)
+    if service == "project":
+        text = make_text_index(settings)
+        closers.append(text.close)
+        return project_wiring.consumer(event_log, text, settings)
+    if service == "reflect":
+        state = make_reflect_state(settings)
+        closers.append(state.close)
+        return reflect_wiring.consumer(event_log, state, make_reflector(settings), settings)
+    if service == "consolidate":
+        return consolidate_wiring.consumer(event_log, settings)
+    if service == "query":
+        embedder = make_embedder(settings)
+        await embedder.embed(["warm up"])
+        vectors = make_vector_index(settings, embedder.dim)
+        text = make_text_index(settings)
+        closers += [vectors.close, text.close]
+        engine = RecallEngine(embedder, vectors, text, RecallSettings(candidates=settings.recall_candidates))
+        parts["query"] = Query(engine, settings, text)
+        parts["projections"] = {"vector": vectors, "text": text}
+    return None
