@@ -74,7 +74,8 @@ def _forwarding_router(ingest_url: str) -> APIRouter:
         upstream = await client.request(request.method, request.url.path, content=await request.body(), headers=headers)
         return Response(upstream.content, status_code=upstream.status_code, media_type="application/json")
 
-    for path in ("/v1/interactions", "/v1/sessions/{session}:close", "/v1/reflect"):
+    for path in ("/v1/interactions", "/v1/sessions/{session}:close", "/v1/reflect",
+                 "/v1/memories/{memory_id}:forget"):
         api.add_api_route(path, forward, methods=["POST"], include_in_schema=True)
     return api
 

@@ -8,9 +8,11 @@ in-sync replicas). Redaction, screening, signing and encryption hook in here
 from __future__ import annotations
 
 import hashlib
+from uuid import UUID
 
 from hindsight_common.api import (
     AppendedOut,
+    ForgetIn,
     IngestRequest,
     IngestResponse,
     ReflectIn,
@@ -19,13 +21,14 @@ from hindsight_common.api import (
 from hindsight_common.errors import InvalidInput, Problem
 from hindsight_common.events import (
     InteractionRecorded,
+    MemoryForgotten,
     ReflectionRequested,
     SessionClosed,
     utcnow,
 )
 from hindsight_common.ports.log import EventLog, IdempotencyKey
 from hindsight_common.settings import Settings
-from hindsight_common.streams import CONTROL, INTERACTIONS
+from hindsight_common.streams import CONTROL, INTERACTIONS, MEMORIES
 
 
 def check_limits(request: IngestRequest, settings: Settings) -> None:
@@ -134,4 +137,20 @@ class Ingest:
             occurred_at=utcnow(),
         )
         [appended] = await self._log.append(CONTROL, [event])
+        return AppendedOut(event_id=str(appended.event_id), offset=appended.offset)
+
+    async def forget(self, memory_id: str, request: ForgetIn) -> AppendedOut:
+        """Append MemoryForgotten; projections replace the memory with a tombstone."""
+        try:
+            mid = UUID(memory_id)
+        except ValueError as e:
+            raise InvalidInput("not a memory id", [Problem("memory_id", "must be a UUID")]) from e
+        event = MemoryForgotten(
+            tenant=request.tenant or self._settings.default_tenant,
+            user=request.user,
+            memory_id=mid,
+            reason=request.reason,
+            occurred_at=utcnow(),
+        )
+        [appended] = await self._log.append(MEMORIES, [event])
         return AppendedOut(event_id=str(appended.event_id), offset=appended.offset)

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from fastapi import APIRouter, Header, Request
 from fastapi.responses import JSONResponse
 
-from hindsight_common.api import IngestRequest, ReflectIn, SessionCloseIn
+from hindsight_common.api import ForgetIn, IngestRequest, ReflectIn, SessionCloseIn
 from hindsight_common.ports.log import EventLog
 from hindsight_common.settings import Settings
 from hindsight_services.http import parse_body
@@ -44,6 +44,14 @@ def router(get_log: Callable[[], EventLog], settings: Settings) -> APIRouter:
         with unreflected turns). Reflection runs asynchronously in reflect."""
         body, _ = await parse_body(request, ReflectIn, settings.max_body_bytes)
         appended = await Ingest(get_log(), settings).request_reflection(body)
+        return JSONResponse({"events": [appended.model_dump(mode="json")]}, status_code=202)
+
+    @api.post("/v1/memories/{memory_id}:forget", status_code=202)
+    async def forget(memory_id: str, request: Request) -> JSONResponse:
+        """Forget one memory: recall never returns it again once the projections
+        applied the MemoryForgotten event (see /v1/status)."""
+        body, _ = await parse_body(request, ForgetIn, settings.max_body_bytes)
+        appended = await Ingest(get_log(), settings).forget(memory_id, body)
         return JSONResponse({"events": [appended.model_dump(mode="json")]}, status_code=202)
 
     return api

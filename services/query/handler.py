@@ -4,14 +4,18 @@ from __future__ import annotations
 
 from hindsight_common.api import (
     ContextTurn,
+    MemoryDetailOut,
+    MemoryListOut,
+    MemoryOut,
+    SourceTurn,
     Provenance,
     RecallIn,
     RecallItemOut,
     RecallOut,
     SessionContextOut,
 )
-from hindsight_common.errors import InvalidInput, Problem
-from hindsight_common.ports.projection import Scope, TextIndex
+from hindsight_common.errors import InvalidInput, NotFound, Problem
+from hindsight_common.ports.projection import Browse, Document, Scope, TextIndex
 from hindsight_common.recall.engine import RecallEngine, RecallItem, RecallRequest
 from hindsight_common.settings import Settings
 from hindsight_common.tokens import count_tokens, truncate_to_tokens
@@ -61,6 +65,15 @@ def to_item(item: RecallItem) -> RecallItemOut:
     )
 
 
+def to_memory(d: Document) -> MemoryOut:
+    return MemoryOut(
+        id=d.id, type=d.type, kind=d.kind, key=d.key, confidence=d.confidence, tags=list(d.tags),
+        content=d.content, speaker=d.speaker, session=d.session, user=d.user,
+        occurred_at=d.occurred_at,
+        provenance=Provenance(event_ids=list(d.event_ids), external_ids=list(d.external_ids)),
+    )
+
+
 class Query:
     def __init__(self, engine: RecallEngine, settings: Settings, text: TextIndex) -> None:
         self._engine = engine
@@ -106,4 +119,41 @@ class Query:
             tokens=used,
             budget=budget,
             omitted_turns=len(chosen) < len(turns),
+        )
+
+    async def list_memories(
+        self,
+        tenant: str | None,
+        user: str | None,
+        *,
+        types: tuple[str, ...] = ("semantic",),
+        session: str | None = None,
+        kinds: tuple[str, ...] = (),
+        keys: tuple[str, ...] = (),
+        tags: tuple[str, ...] = (),
+        limit: int = 50,
+        offset: int = 0,
+    ) -> MemoryListOut:
+        """Browse memories (or any document type), newest first."""
+        scope = Scope(tenant=tenant or self._settings.default_tenant, user=user, session=session, types=types)
+        docs = await self._text.browse(Browse(scope, kinds, keys, tags, limit + 1, offset))
+        more = len(docs) > limit
+        return MemoryListOut(items=[to_memory(d) for d in docs[:limit]],
+                             next_offset=offset + limit if more else None)
+
+    async def memory(self, tenant: str | None, memory_id: str) -> MemoryDetailOut:
+        """One memory with the turns it came from. Raises NotFound."""
+        tenant = tenant or self._settings.default_tenant
+        found = await self._text.get(tenant, [memory_id])
+        if not found or found[0].type == "forgotten":
+            raise NotFound(f"no memory {memory_id} in tenant {tenant}")
+        doc = found[0]
+        sources = await self._text.get(tenant, list(doc.event_ids))
+        return MemoryDetailOut(
+            memory=to_memory(doc),
+            sources=[
+                SourceTurn(id=s.id, speaker=s.speaker, role=s.role, content=s.content, session=s.session,
+                           occurred_at=s.occurred_at, external_id=s.external_id)
+                for s in sources if s.type == "episodic"
+            ],
         )

@@ -6,7 +6,13 @@ from collections.abc import Callable
 
 from fastapi import APIRouter, Query as Param, Request
 
-from hindsight_common.api import RecallIn, RecallOut, SessionContextOut
+from hindsight_common.api import (
+    MemoryDetailOut,
+    MemoryListOut,
+    RecallIn,
+    RecallOut,
+    SessionContextOut,
+)
 from hindsight_common.settings import Settings
 from hindsight_services.http import parse_body
 from hindsight_services.query.handler import Query
@@ -36,6 +42,30 @@ def router(get_query: Callable[[], Query], settings: Settings) -> APIRouter:
         """Working memory for a session: the last turns that fit the token budget,
         plus a rolling summary of the earlier part once the session is long."""
         result: SessionContextOut = await get_query().session_context(session, tenant, user, budget)
+        return result
+
+    @api.get("/v1/memories", response_model=MemoryListOut)
+    async def list_memories(
+        user: str | None = Param(None, max_length=200),
+        tenant: str | None = Param(None, max_length=200),
+        session: str | None = Param(None, max_length=200),
+        type: list[str] = Param(["semantic"], description="episodic, semantic, summary"),  # noqa: A002
+        kind: list[str] = Param([], description="fact, preference, event, lesson, error"),
+        key: list[str] = Param([]),
+        tag: list[str] = Param([]),
+        limit: int = Param(50, ge=1, le=500),
+        offset: int = Param(0, ge=0),
+    ) -> MemoryListOut:
+        """Browse what Hindsight remembers, newest first, filtered by kind, key and tag."""
+        result: MemoryListOut = await get_query().list_memories(
+            tenant, user, types=tuple(type), session=session, kinds=tuple(kind), keys=tuple(key),
+            tags=tuple(tag), limit=limit, offset=offset)
+        return result
+
+    @api.get("/v1/memories/{memory_id}", response_model=MemoryDetailOut)
+    async def get_memory(memory_id: str, tenant: str | None = Param(None, max_length=200)) -> MemoryDetailOut:
+        """One memory with its provenance: the turns it was learned from."""
+        result: MemoryDetailOut = await get_query().memory(tenant, memory_id)
         return result
 
     return api

@@ -4,6 +4,7 @@ provide ``index`` and ``reopen`` fixtures (and ``embedder`` for vectors)."""
 from __future__ import annotations
 
 import uuid
+from dataclasses import replace
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 
@@ -41,6 +42,15 @@ class _Common:
         assert await index.count("t1") == 3
         assert await index.count("t2") == 1
         assert await index.ids("t1") == sorted(d.id for d in docs() if d.tenant == "t1")
+
+    async def test_upsert_replaces_every_field(self, index: VectorIndex | TextIndex) -> None:
+        original = docs()[0]
+        await self.write(index, [original], {"s#0": 1})
+        changed = replace(original, type="forgotten", session="s9", content="greyhound tombstone")
+        await self.write(index, [changed], {"s#0": 2})
+        assert await self.search(index, Scope(tenant="t1", types=("episodic",)), "greyhound tombstone") == []
+        [found] = await self.search(index, Scope(tenant="t1", types=("forgotten",), session="s9"), "greyhound tombstone")
+        assert found == changed
 
     async def test_tenant_is_enforced_inside_the_adapter(self, index: VectorIndex | TextIndex) -> None:
         await self.write(index, docs(), {"s#0": 4})

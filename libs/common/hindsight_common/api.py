@@ -116,3 +116,44 @@ class SessionContextOut(_Strict):
     tokens: int = Field(description="Tokens used by the summary and turns together.")
     budget: int
     omitted_turns: bool = Field(description="True when older turns did not fit.")
+
+
+class ForgetIn(_Strict):
+    tenant: Identifier | None = None
+    user: Identifier
+    reason: str = Field("", max_length=500)
+
+
+class SourceTurn(_Strict):
+    id: str
+    speaker: str
+    role: str
+    content: str
+    session: str
+    occurred_at: datetime
+    external_id: str | None = None
+
+
+class MemoryOut(_Strict):
+    id: str
+    type: str
+    kind: str | None = None
+    key: str | None = None
+    confidence: float | None = None
+    tags: list[str] = Field(default_factory=list)
+    content: str
+    speaker: str
+    session: str
+    user: str
+    occurred_at: datetime
+    provenance: Provenance
+
+
+class MemoryListOut(_Strict):
+    items: list[MemoryOut]
+    next_offset: int | None = Field(None, description="Pass as offset for the next page; null at the end.")
+
+
+class MemoryDetailOut(_Strict):
+    memory: MemoryOut
+    sources: list[SourceTurn] = Field(description="The turns the memory came from (its provenance).")

@@ -9,7 +9,12 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from hindsight_common.events import InteractionRecorded, MemoryExtracted, SessionSummarized
+from hindsight_common.events import (
+    InteractionRecorded,
+    MemoryExtracted,
+    MemoryForgotten,
+    SessionSummarized,
+)
 from hindsight_common.ports.log import LogRecord
 from hindsight_common.ports.projection import Document
 
@@ -23,7 +28,28 @@ def document_from_record(record: LogRecord) -> Document | None:
         return _from_memory(event, record.stream, record.offset)
     if isinstance(event, SessionSummarized):
         return _from_summary(event, record.stream, record.offset)
+    if isinstance(event, MemoryForgotten):
+        return _tombstone(event, record.stream, record.offset)
     return None
+
+
+def _tombstone(e: MemoryForgotten, stream: str, offset: int) -> Document:
+    # Overwrites the memory's document (same id) with no content and the type
+    # "forgotten", which recall's default types exclude: idempotent, and no
+    # projection needs a delete operation.
+    return Document(
+        id=str(e.memory_id),
+        tenant=e.tenant,
+        user=e.user,
+        session="",
+        type="forgotten",
+        speaker="",
+        role="memory",
+        content="",
+        occurred_at=e.occurred_at,
+        stream=stream,
+        offset=offset,
+    )
 
 
 def _from_memory(e: MemoryExtracted, stream: str, offset: int) -> Document:

@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 from hindsight_common.documents import from_payload, to_payload
 from hindsight_common.errors import ProjectionError
 from hindsight_common.ports.log import Position
-from hindsight_common.ports.projection import Document, Hit, Scope, TextIndex
+from hindsight_common.ports.projection import Browse, Document, Hit, Scope, TextIndex
 from hindsight_common.recall.query_terms import keyword_terms
 
 T = TypeVar("T")
@@ -47,6 +47,27 @@ def fts_query(query: str) -> str | None:
     if not terms:
         return None
     return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+
+
+def _scope_sql(scope: Scope) -> tuple[list[str], list[Any]]:
+    """WHERE clauses over ``docs d`` for a scope; the tenant clause is always first."""
+    where = ["d.tenant = ?"]
+    params: list[Any] = [scope.tenant]
+    for name in ("user", "session", "agent"):
+        value = getattr(scope, name)
+        if value is not None:
+            where.append(f"d.{name} = ?")
+            params.append(value)
+    if scope.types:
+        where.append(f"d.type IN ({','.join('?' * len(scope.types))})")
+        params += list(scope.types)
+    if scope.since is not None:
+        where.append("d.ts >= ?")
+        params.append(scope.since.timestamp())
+    if scope.until is not None:
+        where.append("d.ts < ?")
+        params.append(scope.until.timestamp())
+    return where, params
 
 
 class SqliteFtsIndex(TextIndex):
@@ -88,7 +109,9 @@ class SqliteFtsIndex(TextIndex):
                     rowid = db.execute(
                         "INSERT INTO docs (id, tenant, user, session, agent, type, ts, payload) "
                         "VALUES (?,?,?,?,?,?,?,?) ON CONFLICT (id) DO UPDATE SET "
-                        "payload=excluded.payload, ts=excluded.ts RETURNING rowid",
+                        "tenant=excluded.tenant, user=excluded.user, session=excluded.session, "
+                        "agent=excluded.agent, type=excluded.type, ts=excluded.ts, "
+                        "payload=excluded.payload RETURNING rowid",
                         doc,
                     ).fetchone()[0]
                     db.execute("DELETE FROM fts WHERE rowid=?", (rowid,))
@@ -110,22 +133,9 @@ class SqliteFtsIndex(TextIndex):
         match = fts_query(query)
         if match is None:
             return []
-        where = ["fts MATCH ?", "d.tenant = ?"]
-        params: list[Any] = [match, scope.tenant]
-        for name in ("user", "session", "agent"):
-            value = getattr(scope, name)
-            if value is not None:
-                where.append(f"d.{name} = ?")
-                params.append(value)
-        if scope.types:
-            where.append(f"d.type IN ({','.join('?' * len(scope.types))})")
-            params += list(scope.types)
-        if scope.since is not None:
-            where.append("d.ts >= ?")
-            params.append(scope.since.timestamp())
-        if scope.until is not None:
-            where.append("d.ts < ?")
-            params.append(scope.until.timestamp())
+        scope_where, scope_params = _scope_sql(scope)
+        where = ["fts MATCH ?", *scope_where]
+        params: list[Any] = [match, *scope_params]
         sql = (
             "SELECT d.payload, bm25(fts) AS rank FROM fts JOIN docs d ON d.rowid = fts.rowid "
             f"WHERE {' AND '.join(where)} ORDER BY rank LIMIT ?"
@@ -145,6 +155,33 @@ class SqliteFtsIndex(TextIndex):
             ).fetchall()
         )
         return [from_payload(json.loads(r[0])) for r in rows]
+
+    async def browse(self, request: Browse) -> list[Document]:
+        where, params = _scope_sql(request.scope)
+        for name, values in (("kind", request.kinds), ("key", request.keys)):
+            if values:
+                where.append(f"json_extract(d.payload, '$.{name}') IN ({','.join('?' * len(values))})")
+                params += list(values)
+        for tag in request.tags:
+            where.append("EXISTS (SELECT 1 FROM json_each(d.payload, '$.tags') WHERE value = ?)")
+            params.append(tag)
+        sql = (f"SELECT d.payload FROM docs d WHERE {' AND '.join(where)} "
+               "ORDER BY d.ts DESC, d.rowid DESC LIMIT ? OFFSET ?")
+        rows = await self._run(lambda db: db.execute(sql, (*params, request.limit, request.offset)).fetchall())
+        return [from_payload(json.loads(r[0])) for r in rows]
+
+    async def get(self, tenant: str, ids: Sequence[str]) -> list[Document]:
+        wanted = list(dict.fromkeys(ids))
+        if not wanted:
+            return []
+        rows = await self._run(
+            lambda db: db.execute(
+                f"SELECT id, payload FROM docs WHERE tenant=? AND id IN ({','.join('?' * len(wanted))})",
+                (tenant, *wanted),
+            ).fetchall()
+        )
+        found = {str(i): from_payload(json.loads(p)) for i, p in rows}
+        return [found[i] for i in wanted if i in found]
 
     async def position(self) -> Position:
         rows = await self._run(lambda db: db.execute("SELECT pkey, offset FROM position").fetchall())

@@ -4,6 +4,7 @@ from hindsight_common.events.base import Event, utcnow
 from hindsight_common.events.interactions import InteractionRecorded, Role, SessionClosed, ToolCall
 from hindsight_common.events.memories import (
     MemoryExtracted,
+    MemoryForgotten,
     MemoryKind,
     MemoryReinforced,
     ReflectionRequested,
@@ -24,6 +25,7 @@ __all__ = [
     "Event",
     "InteractionRecorded",
     "MemoryExtracted",
+    "MemoryForgotten",
     "MemoryKind",
     "MemoryReinforced",
     "ReflectionRequested",

@@ -86,3 +86,14 @@ class ReflectionRequested(Event):
     schema_version: Literal[1] = 1
     session: Identifier | None = Field(default=None, description="None: every open session of the user.")
     requested_by: str = Field(default="api", max_length=200)
+
+
+class MemoryForgotten(Event):
+    """A memory was forgotten: recall never returns it again (the log keeps the
+    history; erasure of content is the security issue's crypto-shredding)."""
+
+    type: Literal["MemoryForgotten"] = "MemoryForgotten"
+    schema_version: Literal[1] = 1
+    memory_id: UUID
+    reason: str = Field(default="", max_length=500)
+    forgotten_by: str = Field(default="api", max_length=200)

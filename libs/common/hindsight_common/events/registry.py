@@ -18,6 +18,7 @@ from hindsight_common.events.base import Event
 from hindsight_common.events.interactions import InteractionRecorded, SessionClosed
 from hindsight_common.events.memories import (
     MemoryExtracted,
+    MemoryForgotten,
     MemoryReinforced,
     ReflectionRequested,
     SessionSummarized,
@@ -30,6 +31,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
     "SessionClosed": SessionClosed,
     "MemoryExtracted": MemoryExtracted,
     "MemoryReinforced": MemoryReinforced,
+    "MemoryForgotten": MemoryForgotten,
     "SessionSummarized": SessionSummarized,
     "ReflectionRequested": ReflectionRequested,
 }

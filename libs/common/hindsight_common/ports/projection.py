@@ -62,6 +62,18 @@ class Scope:
 
 
 @dataclass(frozen=True)
+class Browse:
+    """A listing of documents (newest first) inside a scope, with memory filters."""
+
+    scope: Scope
+    kinds: tuple[str, ...] = ()
+    keys: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    limit: int = 50
+    offset: int = 0
+
+
+@dataclass(frozen=True)
 class Hit:
     document: Document
     score: float
@@ -130,3 +142,14 @@ class TextIndex(Projection):
     ) -> list[Document]:
         """The session's newest ``limit`` documents (turns and summaries), newest
         first. Raises ProjectionError."""
+
+    @abstractmethod
+    async def browse(self, request: Browse) -> list[Document]:
+        """Documents in ``request.scope`` (tenant enforced here) matching every given
+        kind, key and tag filter, newest first, paged by limit/offset.
+        Raises ProjectionError."""
+
+    @abstractmethod
+    async def get(self, tenant: str, ids: Sequence[str]) -> list[Document]:
+        """The documents of ``tenant`` with these ids (missing ones left out), in the
+        order asked. Raises ProjectionError."""
