@@ -34,6 +34,7 @@ from hindsight_common.ports.projection import TextIndex, VectorIndex
 from hindsight_common.ports.reflect_state import ReflectState
 from hindsight_common.recall.engine import RecallEngine, RecallSettings
 from hindsight_common.settings import Settings
+from hindsight_common.tokens import count_tokens
 from hindsight_services.consolidate import wiring as consolidate_wiring
 from hindsight_services.embed import wiring as embed_wiring
 from hindsight_services.http import install_error_handlers
@@ -112,6 +113,7 @@ class EmbeddedRuntime:
                 self.vectors,
                 self.text,
                 RecallSettings(candidates=self.settings.recall_candidates),
+                count_tokens=count_tokens,
             ),
             self.settings,
             self.text,

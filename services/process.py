@@ -33,6 +33,7 @@ from hindsight_common.ports.log import EventLog, Position
 from hindsight_common.ports.projection import Projection
 from hindsight_common.recall.engine import RecallEngine, RecallSettings
 from hindsight_common.settings import Settings
+from hindsight_common.tokens import count_tokens
 from hindsight_common.streams import INTERACTIONS, MEMORIES
 from hindsight_services.consolidate import wiring as consolidate_wiring
 from hindsight_services.embed import wiring as embed_wiring
@@ -173,7 +174,10 @@ async def _start(
         vectors = make_vector_index(settings, embedder.dim)
         text = make_text_index(settings)
         closers += [vectors.close, text.close]
-        engine = RecallEngine(embedder, vectors, text, RecallSettings(candidates=settings.recall_candidates))
+        engine = RecallEngine(
+            embedder, vectors, text, RecallSettings(candidates=settings.recall_candidates),
+            count_tokens=count_tokens,
+        )
         parts["query"] = Query(engine, settings, text)
         parts["projections"] = {"vector": vectors, "text": text}
     return None

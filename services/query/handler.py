@@ -17,6 +17,7 @@ from hindsight_common.api import (
 from hindsight_common.errors import InvalidInput, NotFound, Problem
 from hindsight_common.ports.projection import Browse, Document, Scope, TextIndex
 from hindsight_common.recall.engine import RecallEngine, RecallItem, RecallRequest
+from hindsight_common.recall.presets import DEFAULT_PRESET
 from hindsight_common.settings import Settings
 from hindsight_common.tokens import count_tokens, truncate_to_tokens
 
@@ -40,10 +41,20 @@ def to_request(body: RecallIn, settings: Settings) -> RecallRequest:
         since=body.since,
         until=body.until,
     )
-    return RecallRequest(scope=scope, query=body.query, k=body.k)
+    return RecallRequest(
+        scope=scope,
+        query=body.query,
+        k=body.k,
+        preset=body.preset or DEFAULT_PRESET,
+        reference_time=body.reference_time,
+        kinds=tuple(body.kinds),
+        keys=tuple(body.keys),
+        tags=tuple(body.tags),
+        budget_tokens=body.budget_tokens,
+    )
 
 
-def to_item(item: RecallItem) -> RecallItemOut:
+def to_item(item: RecallItem, explain: bool = False) -> RecallItemOut:
     d = item.document
     return RecallItemOut(
         id=d.id,
@@ -62,6 +73,13 @@ def to_item(item: RecallItem) -> RecallItemOut:
         scores={path: ps.score for path, ps in item.paths.items()},
         ranks={path: ps.rank for path, ps in item.paths.items()},
         provenance=Provenance(event_ids=list(d.event_ids), external_ids=list(d.external_ids)),
+        context_for=item.context_for,
+        explain={
+            "paths": {p: {"rank": s.rank, "score": s.score} for p, s in item.paths.items()},
+            "fused": item.fused,
+            "factors": item.factors,
+            "final": item.score,
+        } if explain else None,
     )
 
 
@@ -82,7 +100,7 @@ class Query:
 
     async def recall(self, body: RecallIn) -> RecallOut:
         items = await self._engine.recall(to_request(body, self._settings))
-        return RecallOut(items=[to_item(i) for i in items])
+        return RecallOut(items=[to_item(i, body.explain) for i in items])
 
     async def session_context(
         self, session: str, tenant: str | None, user: str, budget: int

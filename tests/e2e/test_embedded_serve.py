@@ -55,7 +55,7 @@ def test_restart_loses_nothing_and_deleted_projections_are_rebuilt(server: Serve
     server.start()
     server.wait_caught_up()
     assert answers(server) == before  # rebuilt from the log: identical results
-    status = server.post("/v1/recall", {"user": "ann", "query": "note", "k": 100}).json()
+    status = server.post("/v1/recall", {"user": "ann", "query": "note", "k": 100, "types": ["episodic"]}).json()
     assert len(status["items"]) == 60
 
 
@@ -69,7 +69,7 @@ def test_acknowledged_writes_survive_kill_9(server: Server) -> None:
     server.stop(signal.SIGKILL)  # no chance to flush anything
     server.start()
     server.wait_caught_up()
-    r = server.post("/v1/recall", {"user": "ann", "query": "note", "k": 100})
+    r = server.post("/v1/recall", {"user": "ann", "query": "note", "k": 100, "types": ["episodic"]})
     assert sorted(i["id"] for i in r.json()["items"]) == sorted(acked_ids)
 
 

@@ -36,14 +36,36 @@ async def test_ingest_then_recall_with_scores_and_provenance(app: App) -> None:
                        turn("The weather was grey and rainy", external_id="m2"))
     assert [e["offset"] for e in out["events"]] == sorted(e["offset"] for e in out["events"])
     await app.runtime.wait_caught_up()
-    items = await recall(app, "What is the name of Ann's dog?")
+    items = await recall(app, "What is the name of Ann's dog?", preset="fast")
     top = items[0]
     assert top["content"] == "I adopted a greyhound called Pixel"
     assert top["type"] == "episodic" and top["speaker"] == "Ann" and top["session"] == "s1"
     assert top["occurred_at"].startswith("2024-05-01T10:00:00")
     assert top["provenance"] == {"event_ids": [out["events"][0]["event_id"]], "external_ids": ["m1"]}
     assert set(top["scores"]) <= {"vector", "bm25"} and "vector" in top["scores"]
+    # The fast preset has no rerank: the score is plain RRF (k=60) over the paths.
     assert top["score"] == pytest.approx(sum(1 / (60 + r) for r in top["ranks"].values()))
+
+
+async def test_explain_reports_paths_fusion_and_rerank_factors(app: App) -> None:
+    await ingest(app, turn("I adopted a greyhound called Pixel", external_id="m1"),
+                 turn("Pixel chased a squirrel yesterday", role="assistant", speaker="Bot"))
+    await app.runtime.wait_caught_up()
+    [top, *_] = await recall(app, "greyhound Pixel", explain=True)
+    explain = top["explain"]
+    assert set(explain["paths"]) >= {"vector", "bm25"}
+    assert explain["paths"]["vector"]["rank"] == top["ranks"]["vector"]
+    assert set(explain["factors"]) == {"decay", "confidence", "importance", "access", "trust"}
+    assert explain["final"] == top["score"] and 0 < explain["final"] <= explain["fused"]
+    plain = await recall(app, "greyhound Pixel")
+    assert plain[0]["explain"] is None
+
+
+async def test_unknown_preset_is_a_clear_error(app: App) -> None:
+    r = await app.client.post("/v1/recall", json={"query": "x", "preset": "turbo"})
+    assert r.status_code == 422
+    assert r.json()["error"]["problems"][0] == {
+        "field": "preset", "message": "one of fast, balanced, thorough; got 'turbo'"}
 
 
 async def test_default_tenant_and_tenant_isolation(app: App) -> None:

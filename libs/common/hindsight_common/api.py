@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
@@ -55,6 +55,15 @@ class RecallIn(_Strict):
     types: list[Literal["episodic", "semantic"]] | None = None
     since: UtcDatetime | None = None
     until: UtcDatetime | None = None
+    preset: str | None = Field(None, description="fast, balanced (default) or thorough.")
+    reference_time: UtcDatetime | None = Field(
+        None, description="What 'last week' is relative to; default now."
+    )
+    kinds: list[str] = Field(default_factory=list, description="Only memories of these kinds.")
+    keys: list[str] = Field(default_factory=list, description="Only memories with these keys.")
+    tags: list[str] = Field(default_factory=list, description="Only memories with all these tags.")
+    budget_tokens: int | None = Field(None, ge=1, description="Fill at most this many tokens.")
+    explain: bool = Field(False, description="Include each item's path ranks and rerank factors.")
 
 
 class Provenance(_Strict):
@@ -79,6 +88,8 @@ class RecallItemOut(_Strict):
     scores: dict[str, float]
     ranks: dict[str, int]
     provenance: Provenance
+    context_for: str | None = Field(None, description="Set on a neighbouring turn added for context.")
+    explain: dict[str, Any] | None = None
 
 
 class RecallOut(_Strict):

@@ -258,7 +258,9 @@ class QdrantIndex(VectorIndex):
         self, target: str, where: models.Filter, fields: list[str]
     ) -> list[models.Record]:
         out: list[models.Record] = []
-        offset: models.ExtendedPointId | None = None
+        # The client types the next-page offset as REST or gRPC point ids depending
+        # on its version; we only pass it back unchanged.
+        offset: Any = None
         while True:
             page_offset = offset
             records, offset = await self._call(

@@ -1,16 +1,29 @@
-"""Recall: scope, candidate paths run concurrently, fusion, ranked items.
+"""Recall: scope, candidate paths run concurrently, fusion, rerank, diversity,
+context expansion and token-budget packing.
 
-Core logic only: it talks to ports, never to a backend.
+Core logic only: it talks to ports, never to a backend. What runs and how it is
+weighted comes from a preset (``presets.py``).
 """
 
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta
 
 from hindsight_common.ports.embedder import Embedder
-from hindsight_common.ports.projection import Document, Hit, Scope, TextIndex, VectorIndex
+from hindsight_common.ports.projection import Browse, Document, Hit, Scope, TextIndex, VectorIndex
+from hindsight_common.recall.diversity import mmr
 from hindsight_common.recall.fusion import RRF_K, reciprocal_rank_fusion
+from hindsight_common.recall.packing import pack
+from hindsight_common.recall.presets import DEFAULT_PRESET, Preset, preset
+from hindsight_common.recall.rerank import factors, rerank_score
+from hindsight_common.recall.temporal import parse_time_window, strip_time_expression
+
+# (scope, entity names from the query, depth) -> hits; None when no graph is wired.
+GraphSearch = Callable[[Scope, Sequence[str], int], Awaitable[list[Hit]]]
+EntityExtractor = Callable[[str], Sequence[str]]
 
 
 @dataclass(frozen=True)
@@ -18,6 +31,12 @@ class RecallRequest:
     scope: Scope
     query: str
     k: int = 10
+    preset: str = DEFAULT_PRESET
+    reference_time: datetime | None = None  # "last week" is relative to this; default now
+    kinds: tuple[str, ...] = ()
+    keys: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    budget_tokens: int | None = None
 
 
 @dataclass(frozen=True)
@@ -31,15 +50,18 @@ class RecallItem:
     document: Document
     score: float
     paths: dict[str, PathScore] = field(default_factory=dict)
+    fused: float = 0.0
+    factors: dict[str, float] = field(default_factory=dict)
+    context_for: str | None = None  # set on neighbouring turns added by expansion
 
 
 @dataclass(frozen=True)
 class RecallSettings:
-    """How recall searches. Data, not code branches: presets are instances."""
+    """Engine-wide settings; per-request behaviour comes from the preset."""
 
-    candidates: int = 50  # per path, before fusion
-    weights: dict[str, float] = field(default_factory=lambda: {"vector": 1.0, "bm25": 1.0})
+    candidates: int | None = None  # overrides the preset's candidate depth when set
     rrf_k: int = RRF_K
+    time_window: timedelta = timedelta(minutes=30)  # neighbours for context expansion
 
 
 class RecallEngine:
@@ -49,22 +71,27 @@ class RecallEngine:
         vectors: VectorIndex,
         text: TextIndex,
         settings: RecallSettings | None = None,
+        *,
+        graph: GraphSearch | None = None,
+        entities: EntityExtractor | None = None,
+        count_tokens: Callable[[str], int] | None = None,
     ) -> None:
         self._embedder = embedder
         self._vectors = vectors
         self._text = text
         self._settings = settings or RecallSettings()
-
-    async def _vector_path(self, req: RecallRequest, depth: int) -> list[Hit]:
-        [vector] = await self._embedder.embed([req.query])
-        return await self._vectors.search(req.scope, vector, depth)
+        self._graph = graph
+        self._entities = entities
+        self._count = count_tokens or (lambda s: max(1, len(s) // 4))
 
     async def recall(self, req: RecallRequest) -> list[RecallItem]:
-        depth = max(self._settings.candidates, req.k)
-        vector_hits, text_hits = await asyncio.gather(
-            self._vector_path(req, depth), self._text.search(req.scope, req.query, depth)
-        )
-        by_path = {"vector": vector_hits, "bm25": text_hits}
+        p = preset(req.preset)
+        depth = max(self._settings.candidates or p.candidates, req.k)
+        if req.kinds or req.keys or req.tags:
+            depth *= 4  # memory filters apply after retrieval: look deeper
+        reference = req.reference_time or datetime.now(UTC)
+        by_path = await self._run_paths(req, p, depth, reference)
+
         docs: dict[str, Document] = {}
         per_doc: dict[str, dict[str, PathScore]] = {}
         for path, hits in by_path.items():
@@ -72,12 +99,93 @@ class RecallEngine:
                 docs.setdefault(hit.document.id, hit.document)
                 per_doc.setdefault(hit.document.id, {})[path] = PathScore(rank, hit.score)
         fused = reciprocal_rank_fusion(
-            {p: [h.document.id for h in hits] for p, hits in by_path.items()},
-            self._settings.weights,
-            self._settings.rrf_k,
+            {path: [h.document.id for h in hits] for path, hits in by_path.items()},
+            p.paths, self._settings.rrf_k,
         )
-        return [
-            RecallItem(docs[doc_id], score, per_doc[doc_id]) for doc_id, score in fused[: req.k]
-        ]
+        items = []
+        for doc_id, fused_score in fused:
+            doc = docs[doc_id]
+            if not _passes(doc, req):
+                continue
+            f = factors(doc, reference, p.rerank.half_life_days)
+            items.append(RecallItem(doc, rerank_score(fused_score, f, p.rerank), per_doc[doc_id],
+                                    fused_score, f.as_dict()))
+        items.sort(key=lambda i: -i.score)
+        if p.mmr_lambda is not None and len(items) > req.k:
+            items = await self._diversify(items, req.k, p.mmr_lambda)
+        items = items[: req.k]
+        if p.expand_neighbours:
+            items = await self._expand(items, req.scope, p.expand_neighbours)
+        if req.budget_tokens is not None:
+            items = pack(items, lambda i: f"{i.document.speaker}: {i.document.content}", self._count,
+                         req.budget_tokens)
+        return items
+
+    async def _run_paths(
+        self, req: RecallRequest, p: Preset, depth: int, reference: datetime
+    ) -> dict[str, list[Hit]]:
+        window = parse_time_window(req.query, reference) if "temporal" in p.paths else None
+        texts = [req.query]
+        if window is not None:
+            texts.append(strip_time_expression(req.query, window) or req.query)
+        vectors_needed = "vector" in p.paths or window is not None
+        embedded = await self._embedder.embed(texts) if vectors_needed else []
+
+        jobs: dict[str, Awaitable[list[Hit]]] = {}
+        if "vector" in p.paths:
+            jobs["vector"] = self._vectors.search(req.scope, embedded[0], depth)
+        if "bm25" in p.paths:
+            jobs["bm25"] = self._text.search(req.scope, req.query, depth)
+        if window is not None:
+            since = max(window.start, req.scope.since) if req.scope.since else window.start
+            until = min(window.end, req.scope.until) if req.scope.until else window.end
+            jobs["temporal"] = self._vectors.search(replace(req.scope, since=since, until=until), embedded[1], depth)
+        if "recency" in p.paths:
+            jobs["recency"] = self._recent(req.scope, depth)
+        if "graph" in p.paths and self._graph is not None and self._entities is not None:
+            names = list(self._entities(req.query))
+            if names:
+                jobs["graph"] = self._graph(req.scope, names, depth)
+        results = await asyncio.gather(*jobs.values())
+        return dict(zip(jobs, results, strict=True))
+
+    async def _recent(self, scope: Scope, depth: int) -> list[Hit]:
+        docs = await self._text.browse(Browse(scope, limit=depth))
+        return [Hit(d, 1.0 / rank) for rank, d in enumerate(docs, start=1)]
+
+    async def _diversify(self, items: list[RecallItem], k: int, lam: float) -> list[RecallItem]:
+        pool = items[: max(k * 3, k)]
+        vectors = await self._embedder.embed([i.document.search_text for i in pool])
+        order = mmr([i.score for i in pool], vectors, k, lam)
+        return [pool[i] for i in order]
+
+    async def _expand(self, items: list[RecallItem], scope: Scope, n: int) -> list[RecallItem]:
+        """Add up to ``n`` neighbouring turns before and after each episodic hit."""
+        seen = {i.document.id for i in items}
+        out: list[RecallItem] = []
+        window = self._settings.time_window
+        for item in items:
+            out.append(item)
+            d = item.document
+            if d.type != "episodic":
+                continue
+            around = Scope(tenant=d.tenant, user=d.user, session=d.session, types=("episodic",),
+                           since=d.occurred_at - window, until=d.occurred_at + window)
+            neighbours = await self._text.browse(Browse(around, limit=4 * n + 1))
+            neighbours.sort(key=lambda x: x.occurred_at)
+            at = next((i for i, x in enumerate(neighbours) if x.id == d.id), None)
+            if at is None:
+                continue
+            for x in neighbours[max(0, at - n) : at] + neighbours[at + 1 : at + 1 + n]:
+                if x.id not in seen:
+                    seen.add(x.id)
+                    out.append(RecallItem(x, 0.0, {}, 0.0, {}, context_for=d.id))
+        return out
 
 
+def _passes(doc: Document, req: RecallRequest) -> bool:
+    if req.kinds and doc.kind not in req.kinds:
+        return False
+    if req.keys and doc.key not in req.keys:
+        return False
+    return all(tag in doc.tags for tag in req.tags)

@@ -1,0 +1,64 @@
+"""Rerank: the fused score combined with time decay, confidence, importance,
+access frequency and source trust (pure).
+
+final = fused × Π factorᵢ^weightᵢ — each factor in (0, 1], a weight of 0 leaves
+it out, and every factor is reported for explain mode.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from datetime import datetime
+
+from hindsight_common.ports.projection import Document
+from hindsight_common.recall.presets import RerankWeights
+
+# Base importance by what a document is: an explicit preference weighs more
+# than a passing turn of conversation.
+IMPORTANCE = {
+    "preference": 1.0, "fact": 0.9, "lesson": 0.9, "error": 0.85, "event": 0.8,
+    "episodic": 0.6, "summary": 0.5,
+}
+# How far the source is trusted: people's own words and reflections over tool output.
+TRUST = {"user": 1.0, "memory": 0.95, "assistant": 0.85, "system": 0.85, "tool": 0.75, "summary": 0.8}
+
+
+@dataclass(frozen=True)
+class Factors:
+    decay: float
+    confidence: float
+    importance: float
+    access: float
+    trust: float
+
+    def as_dict(self) -> dict[str, float]:
+        return {"decay": self.decay, "confidence": self.confidence, "importance": self.importance,
+                "access": self.access, "trust": self.trust}
+
+
+def factors(doc: Document, reference: datetime, half_life_days: float, accesses: int = 0) -> Factors:
+    age_days = max(0.0, (reference - doc.occurred_at).total_seconds() / 86400)
+    decay = 0.5 ** (age_days / half_life_days) if half_life_days > 0 else 1.0
+    importance = IMPORTANCE.get(doc.kind or doc.type, 0.6)
+    confidence = doc.confidence if doc.confidence is not None else 1.0
+    # Diminishing returns: the 10th access matters less than the first.
+    access = 1.0 - 0.5 / (1.0 + math.log1p(accesses))
+    return Factors(
+        decay=max(decay, 1e-6),
+        confidence=max(confidence, 1e-6),
+        importance=importance,
+        access=access,
+        trust=TRUST.get(doc.role, 0.9),
+    )
+
+
+def rerank_score(fused: float, f: Factors, w: RerankWeights) -> float:
+    return float(
+        fused
+        * f.decay ** w.decay
+        * f.confidence ** w.confidence
+        * f.importance ** w.importance
+        * f.access ** w.access
+        * f.trust ** w.trust
+    )
