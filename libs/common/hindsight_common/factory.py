@@ -6,13 +6,19 @@ uses.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from hindsight_common.errors import ConfigurationError
 from hindsight_common.ports.embedder import Embedder
+from hindsight_common.ports.graph import GraphStore
 from hindsight_common.ports.log import EventLog
 from hindsight_common.ports.projection import TextIndex, VectorIndex
 from hindsight_common.ports.reflect_state import ReflectState
 from hindsight_common.ports.reflector import Reflector
 from hindsight_common.settings import Settings
+
+if TYPE_CHECKING:
+    from hindsight_common.adapters.postgres import PostgresState
 
 
 def make_log(settings: Settings) -> EventLog:
@@ -20,7 +26,33 @@ def make_log(settings: Settings) -> EventLog:
         from hindsight_common.adapters.sqlite_log import SqliteLog
 
         return SqliteLog(settings.log_path)
+    if settings.log_backend == "kafka":
+        from hindsight_common.adapters.kafka_log import KafkaLog
+
+        if not settings.kafka_bootstrap:
+            raise ConfigurationError(
+                "log_backend 'kafka' needs HINDSIGHT_KAFKA_BOOTSTRAP: the brokers' host:port "
+                "(e.g. 127.0.0.1:9092)"
+            )
+        # No I/O here: topics, producer and the PostgreSQL pool start on first use.
+        return KafkaLog(
+            settings.kafka_bootstrap,
+            _postgres_state(settings, "log_backend 'kafka' (idempotency keys)"),
+            partitions=settings.kafka_partitions,
+            replication=settings.kafka_replication,
+        )
     raise ConfigurationError(f"unknown log backend {settings.log_backend!r}")
+
+
+def _postgres_state(settings: Settings, needed_by: str) -> PostgresState:
+    from hindsight_common.adapters.postgres import PostgresState
+
+    if not settings.postgres_dsn:
+        raise ConfigurationError(
+            f"{needed_by} needs HINDSIGHT_POSTGRES_DSN: "
+            "postgresql://user:password@host:port/database"
+        )
+    return PostgresState(settings.postgres_dsn)
 
 
 def make_embedder(settings: Settings) -> Embedder:
@@ -56,7 +88,40 @@ def make_text_index(settings: Settings) -> TextIndex:
         from hindsight_common.adapters.sqlite_fts import SqliteFtsIndex
 
         return SqliteFtsIndex(settings.text_path)
+    if settings.text_backend == "elasticsearch":
+        from hindsight_common.adapters.elasticsearch import ElasticsearchIndex
+
+        if not settings.elasticsearch_url:
+            raise ConfigurationError(
+                "text_backend 'elasticsearch' needs HINDSIGHT_ELASTICSEARCH_URL, "
+                "e.g. http://127.0.0.1:9200"
+            )
+        # No I/O here: the adapter creates its index and alias on first use.
+        return ElasticsearchIndex(settings.elasticsearch_url, alias=settings.elasticsearch_index)
     raise ConfigurationError(f"unknown text backend {settings.text_backend!r}")
+
+
+def make_graph_store(settings: Settings) -> GraphStore:
+    if settings.graph_backend == "sqlite":
+        from hindsight_common.adapters.sqlite_graph import SqliteGraph
+
+        return SqliteGraph(settings.graph_path)
+    if settings.graph_backend == "neo4j":
+        if not settings.neo4j_uri:
+            raise ConfigurationError(
+                "graph_backend 'neo4j' needs HINDSIGHT_NEO4J_URI, e.g. bolt://127.0.0.1:7687"
+            )
+        from hindsight_common.adapters.neo4j_graph import Neo4jGraph
+
+        # No I/O here: the adapter connects and creates its constraints on first use.
+        return Neo4jGraph(
+            settings.neo4j_uri,
+            user=settings.neo4j_user,
+            password=settings.neo4j_password,
+            namespace=settings.neo4j_namespace,
+            timeout_s=settings.neo4j_timeout_s,
+        )
+    raise ConfigurationError(f"unknown graph backend {settings.graph_backend!r}")
 
 
 def make_reflector(settings: Settings) -> Reflector:
@@ -91,4 +156,8 @@ def make_reflect_state(settings: Settings) -> ReflectState:
         from hindsight_common.adapters.sqlite_reflect_state import SqliteReflectState
 
         return SqliteReflectState(settings.reflect_state_path)
+    if settings.log_backend == "kafka":
+        from hindsight_common.adapters.postgres_reflect_state import PostgresReflectState
+
+        return PostgresReflectState(_postgres_state(settings, "reflect state in cluster mode"))
     raise ConfigurationError(f"no reflect state store for log backend {settings.log_backend!r}")

@@ -25,9 +25,10 @@ class Settings(BaseSettings):
     port: int = Field(DEFAULT_PORT, ge=1, le=65535)
 
     # Which adapter backs each port (a factory picks them; services never branch).
-    log_backend: Literal["sqlite"] = "sqlite"
+    log_backend: Literal["sqlite", "kafka"] = "sqlite"
     vector_backend: Literal["qdrant_edge", "qdrant"] = "qdrant_edge"
-    text_backend: Literal["sqlite_fts"] = "sqlite_fts"
+    text_backend: Literal["sqlite_fts", "elasticsearch"] = "sqlite_fts"
+    graph_backend: Literal["sqlite", "neo4j"] = "sqlite"
     embedder: Literal["minilm"] = "minilm"
     embed_threads: int | None = Field(None, ge=1, description="Torch threads; default: all cores.")
 
@@ -40,6 +41,28 @@ class Settings(BaseSettings):
 
     # Cluster mode: where the gateway forwards writes (the ingest service).
     ingest_url: str | None = Field(None, description="e.g. http://ingest:8080")
+
+    # Elasticsearch (text_backend="elasticsearch"): the server URL, e.g. http://host:9200.
+    elasticsearch_url: str | None = None
+    elasticsearch_index: str = Field(
+        "hindsight_text", description="The alias; the data lives in <alias>_v<N>."
+    )
+
+    # Neo4j (graph_backend="neo4j"): a bolt:// or neo4j:// URI; no user = no auth. The
+    # namespace tags every node, so a rebuild can write "hindsight_v2" beside the live one.
+    neo4j_uri: str | None = None
+    neo4j_user: str | None = None
+    neo4j_password: str | None = Field(None, repr=False)
+    neo4j_namespace: str = Field("hindsight_v1", min_length=1)
+    neo4j_timeout_s: float = Field(10.0, gt=0)
+
+    # Cluster mode (log_backend="kafka"): the log on Kafka, service state in PostgreSQL.
+    kafka_bootstrap: str | None = Field(None, description="host:port[,host:port...] of Kafka brokers")
+    kafka_partitions: int = Field(6, ge=1, description="Partitions of the interactions topic at creation.")
+    kafka_replication: int = Field(1, ge=1, description="Replication factor of topics at creation.")
+    postgres_dsn: str | None = Field(
+        None, repr=False, description="postgresql://user:password@host:port/database"
+    )
 
     # Write API limits: a clear 4xx beyond them, nothing appended.
     default_tenant: str = "default"
@@ -68,7 +91,9 @@ class Settings(BaseSettings):
     summary_keep_recent: int = Field(10, ge=1, description="Turns kept verbatim, not summarised.")
 
     # Recall.
-    recall_candidates: int = Field(50, ge=1, description="Candidates per path before fusion.")
+    recall_candidates: int | None = Field(
+        None, ge=1, description="Candidates per path before fusion (default: the preset's)."
+    )
     recall_max_k: int = Field(100, ge=1)
 
     @property
@@ -90,6 +115,10 @@ class Settings(BaseSettings):
     @property
     def text_path(self) -> Path:
         return self.projections_dir / "text" / "bm25.sqlite3"
+
+    @property
+    def graph_path(self) -> Path:
+        return self.projections_dir / "graph" / "graph.sqlite3"
 
 
 def load_settings(**overrides: object) -> Settings:
