@@ -57,6 +57,12 @@ def _parser() -> argparse.ArgumentParser:
     lb.add_argument("--json", action="store_true", help="also print one JSON object as the last line")
     lb.add_argument("--reflect", action="store_true",
                     help="close every session first so the reflector adds semantic memories")
+    rcb = bsub.add_parser("recall", help="recall latency per preset over N synthetic turns")
+    rcb.add_argument("--n", default="10000", help="comma-separated sizes, e.g. 10000,100000")
+    rcb.add_argument("--presets", default="fast,balanced,thorough")
+    rcb.add_argument("--queries", type=int, default=200)
+    rcb.add_argument("--url", default=None, help="a running gateway (cluster); default: embedded in-process")
+    rcb.add_argument("--json", action="store_true")
     rb = bsub.add_parser("reflect", help="offline reflector precision/recall on the labelled sets")
     rb.add_argument("--json", action="store_true")
     return p
@@ -65,6 +71,7 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # one line per request drowns the output
     try:
         if args.command == "serve":
             return _serve(args)
@@ -78,6 +85,8 @@ def main(argv: list[str] | None = None) -> int:
             return asyncio.run(_replay(args))
         if args.command == "bench" and args.bench == "locomo":
             return asyncio.run(_bench_locomo(args))
+        if args.command == "bench" and args.bench == "recall":
+            return asyncio.run(_bench_recall(args))
         if args.command == "bench" and args.bench == "reflect":
             return _bench_reflect(args)
     except HindsightError as e:
@@ -182,6 +191,15 @@ async def _bench_locomo(args: argparse.Namespace) -> int:
     ks = [int(k) for k in args.k.split(",") if k.strip()]
     result = await run_locomo(args.data, ks, reflect=args.reflect)
     print_result(result, args.json)
+    return 0
+
+
+async def _bench_recall(args: argparse.Namespace) -> int:
+    from hindsight_services.bench_recall import preset_names, print_recall_bench, run_recall_bench
+
+    sizes = [int(n) for n in args.n.split(",") if n.strip()]
+    rows = await run_recall_bench(sizes, preset_names(args.presets), args.queries, args.url)
+    print_recall_bench(rows, "gateway at " + args.url if args.url else "embedded", args.json)
     return 0
 
 

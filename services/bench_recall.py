@@ -1,0 +1,106 @@
+"""``hindsight bench recall``: recall latency per preset over N synthetic turns.
+
+Loads through the real ingest path and asks through the real recall path
+(query embedding included). Embedded by default (in-process app, fresh data
+directory); ``--url`` measures a running gateway instead (e.g. the cluster).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import tempfile
+import time
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from hindsight_common.bench import synthetic
+from hindsight_common.bench.locomo import percentile
+from hindsight_common.recall.presets import PRESETS
+from hindsight_common.settings import Settings
+from hindsight_services.embedded import create_app
+
+TENANT = "recall-bench"
+USERS = 50
+
+
+@asynccontextmanager
+async def _client(url: str | None) -> AsyncIterator[httpx.AsyncClient]:
+    if url:
+        async with httpx.AsyncClient(base_url=url, timeout=120) as client:
+            yield client
+        return
+    with tempfile.TemporaryDirectory(prefix="hindsight-bench-") as tmp:
+        app = create_app(Settings(data_dir=Path(tmp)))
+        async with app.router.lifespan_context(app):
+            async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://bench",
+                                         timeout=120) as client:
+                yield client
+
+
+async def _wait_caught_up(client: httpx.AsyncClient, timeout_s: float) -> None:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if (await client.get("/v1/status")).json().get("caught_up"):
+            return
+        await asyncio.sleep(0.2)
+    raise TimeoutError("projections did not catch up")
+
+
+async def run_recall_bench(sizes: Sequence[int], presets: Sequence[str], queries: int,
+                           url: str | None = None) -> list[dict[str, Any]]:
+    results = []
+    loaded = 0
+    async with _client(url) as client:
+        for size in sorted(sizes):
+            started = time.perf_counter()
+            batch: list[dict[str, Any]] = []
+            for t in synthetic.turns(size):
+                if loaded > 0:
+                    loaded -= 1  # already loaded by a smaller size
+                    continue
+                batch.append({"tenant": TENANT, "user": t.user, "session": t.session, "speaker": t.speaker,
+                              "content": t.content, "occurred_at": t.occurred_at.isoformat()})
+                if len(batch) == 500:
+                    (await client.post("/v1/interactions", json={"interactions": batch})).raise_for_status()
+                    batch = []
+            if batch:
+                (await client.post("/v1/interactions", json={"interactions": batch})).raise_for_status()
+            await _wait_caught_up(client, timeout_s=6 * 3600)
+            load_s = time.perf_counter() - started
+            loaded = size
+            for name in presets:
+                latencies = []
+                for i, q in enumerate(synthetic.questions(queries)):
+                    body = {"tenant": TENANT, "user": f"user-{i % USERS}", "query": q, "k": 10, "preset": name}
+                    t0 = time.perf_counter()
+                    (await client.post("/v1/recall", json=body)).raise_for_status()
+                    latencies.append((time.perf_counter() - t0) * 1000)
+                results.append({
+                    "memories": size, "preset": name, "queries": queries, "load_s": round(load_s, 1),
+                    "p50_ms": round(percentile(latencies, 50), 2), "p95_ms": round(percentile(latencies, 95), 2),
+                    "p99_ms": round(percentile(latencies, 99), 2),
+                })
+    return results
+
+
+def print_recall_bench(rows: list[dict[str, Any]], mode: str, as_json: bool) -> None:
+    print(f"recall latency ({mode}; query embedding included)")
+    print(f"{'memories':>9} {'preset':<9} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'load s':>8}")
+    for r in rows:
+        print(f"{r['memories']:>9} {r['preset']:<9} {r['p50_ms']:>8.1f} {r['p95_ms']:>8.1f} "
+              f"{r['p99_ms']:>8.1f} {r['load_s']:>8.1f}")
+    if as_json:
+        print(json.dumps({"mode": mode, "results": rows}))
+
+
+def preset_names(text: str) -> list[str]:
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    unknown = [n for n in names if n not in PRESETS]
+    if unknown:
+        raise SystemExit(f"hindsight: unknown preset(s) {', '.join(unknown)}; one of {', '.join(PRESETS)}")
+    return names
