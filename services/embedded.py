@@ -22,6 +22,7 @@ from hindsight_common.consumer import Consumer, supervise
 from hindsight_common.errors import ConfigurationError
 from hindsight_common.factory import (
     make_embedder,
+    make_graph_store,
     make_log,
     make_reflect_state,
     make_reflector,
@@ -30,6 +31,8 @@ from hindsight_common.factory import (
 )
 from hindsight_common.ports.embedder import Embedder
 from hindsight_common.ports.log import EventLog
+from hindsight_common.graph import extract_entities
+from hindsight_common.ports.graph import GraphStore
 from hindsight_common.ports.projection import TextIndex, VectorIndex
 from hindsight_common.ports.reflect_state import ReflectState
 from hindsight_common.recall.engine import RecallEngine, RecallSettings
@@ -87,6 +90,7 @@ class EmbeddedRuntime:
         self.embedder: Embedder
         self.vectors: VectorIndex
         self.text: TextIndex
+        self.graph: GraphStore
         self.reflect_state: ReflectState
         self.consumers: list[Consumer] = []
         self.query: Query
@@ -98,10 +102,11 @@ class EmbeddedRuntime:
         await self.embedder.embed(["warm up"])  # load the model before saying ready
         self.vectors = make_vector_index(self.settings, self.embedder.dim)
         self.text = make_text_index(self.settings)
+        self.graph = make_graph_store(self.settings)
         self.reflect_state = make_reflect_state(self.settings)
         self.consumers = [
             embed_wiring.consumer(self.log, self.embedder, self.vectors, self.settings),
-            project_wiring.consumer(self.log, self.text, self.settings),
+            project_wiring.consumer(self.log, self.text, self.settings, graph=self.graph),
             reflect_wiring.consumer(
                 self.log, self.reflect_state, make_reflector(self.settings), self.settings
             ),
@@ -114,6 +119,8 @@ class EmbeddedRuntime:
                 self.text,
                 RecallSettings(candidates=self.settings.recall_candidates),
                 count_tokens=count_tokens,
+                graph=self.graph.search,
+                entities=extract_entities,
             ),
             self.settings,
             self.text,
@@ -126,18 +133,21 @@ class EmbeddedRuntime:
         log.info("hindsight embedded runtime started in %s", self.settings.data_dir)
 
     async def status(self) -> dict[str, Any]:
+        # Positions first, heads second: a record appended in between (reflect's
+        # memories) then shows as "behind" instead of being missed.
+        positions = {c.group: dict(c.position) for c in self.consumers}
         heads: dict[str, int] = {}
         for stream in {s for c in self.consumers for s in c.streams}:
             heads.update(await self.log.head(stream))
         consumers = {}
         for c in self.consumers:
             lag = sum(
-                max(0, off - c.position.get(key, 0))
+                max(0, off - positions[c.group].get(key, 0))
                 for key, off in heads.items()
                 if key.split("#")[0] in c.streams
             )
             consumers[c.group] = {
-                "position": dict(c.position),
+                "position": positions[c.group],
                 "behind": lag > 0,
                 "processed": c.processed,
                 "dead_lettered": c.dead_lettered,
@@ -163,7 +173,9 @@ class EmbeddedRuntime:
                 await asyncio.wait_for(t, timeout=30)
             except TimeoutError:
                 t.cancel()
-        for closer in (self.vectors.close, self.text.close, self.reflect_state.close, self.log.close):
+        for closer in (
+            self.vectors.close, self.text.close, self.graph.close, self.reflect_state.close, self.log.close
+        ):
             await closer()
         if self._lock is not None:
             self._lock.close()

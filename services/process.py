@@ -23,12 +23,14 @@ from hindsight_common.consumer import Consumer, supervise
 from hindsight_common.errors import ConfigurationError
 from hindsight_common.factory import (
     make_embedder,
+    make_graph_store,
     make_log,
     make_reflect_state,
     make_reflector,
     make_text_index,
     make_vector_index,
 )
+from hindsight_common.graph import extract_entities
 from hindsight_common.ports.log import EventLog, Position
 from hindsight_common.ports.projection import Projection
 from hindsight_common.recall.engine import RecallEngine, RecallSettings
@@ -160,8 +162,9 @@ async def _start(
         return embed_wiring.consumer(event_log, embedder, vectors, settings)
     if service == "project":
         text = make_text_index(settings)
-        closers.append(text.close)
-        return project_wiring.consumer(event_log, text, settings)
+        graph = make_graph_store(settings)
+        closers += [text.close, graph.close]
+        return project_wiring.consumer(event_log, text, settings, graph=graph)
     if service == "reflect":
         state = make_reflect_state(settings)
         closers.append(state.close)
@@ -173,11 +176,12 @@ async def _start(
         await embedder.embed(["warm up"])
         vectors = make_vector_index(settings, embedder.dim)
         text = make_text_index(settings)
-        closers += [vectors.close, text.close]
+        graph = make_graph_store(settings)
+        closers += [vectors.close, text.close, graph.close]
         engine = RecallEngine(
             embedder, vectors, text, RecallSettings(candidates=settings.recall_candidates),
-            count_tokens=count_tokens,
+            count_tokens=count_tokens, graph=graph.search, entities=extract_entities,
         )
         parts["query"] = Query(engine, settings, text)
-        parts["projections"] = {"vector": vectors, "text": text}
+        parts["projections"] = {"vector": vectors, "text": text, "graph": graph}
     return None

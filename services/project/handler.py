@@ -1,19 +1,43 @@
-"""What project does with a batch of events: index their documents for keyword search."""
+"""What project does with a batch of events: index their documents for keyword search
+and, when a graph store is given, write them into the entity graph."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from hindsight_common.documents import document_from_record
+from hindsight_common.events import MemoryExtracted
+from hindsight_common.graph.entities import document_entities
+from hindsight_common.ports.graph import GraphItem, GraphStore
 from hindsight_common.ports.log import LogRecord, Position
-from hindsight_common.ports.projection import TextIndex
+from hindsight_common.ports.projection import Document, TextIndex
+
+
+def graph_item(record: LogRecord, document: Document) -> GraphItem:
+    """The graph form of ``record``'s document: the entities its text names (plus a
+    memory's own), and for a memory the events it came from and the memories it
+    replaces (``related_memory_ids``: earlier values of the same key)."""
+    event = record.event
+    if isinstance(event, MemoryExtracted):
+        return GraphItem(
+            document,
+            entities=document_entities(document.content, event.entities),
+            derived_from=tuple(str(i) for i in event.source_event_ids),
+            supersedes=tuple(str(i) for i in event.related_memory_ids),
+        )
+    return GraphItem(document, entities=document_entities(document.content))
 
 
 class Project:
-    def __init__(self, text: TextIndex) -> None:
+    def __init__(self, text: TextIndex, graph: GraphStore | None = None) -> None:
         self._text = text
+        self._graph = graph
 
     async def handle(self, records: Sequence[LogRecord], position: Position) -> None:
-        """Idempotent: documents are keyed by id."""
-        docs = [d for d in map(document_from_record, records) if d is not None]
-        await self._text.upsert(docs, position)
+        """Idempotent: documents are keyed by id. The text index is written first, then
+        the graph, each recording the batch position in its own transaction; a failure
+        between the two is retried as a whole (both writes are idempotent)."""
+        pairs = [(r, d) for r in records if (d := document_from_record(r)) is not None]
+        await self._text.upsert([d for _, d in pairs], position)
+        if self._graph is not None:
+            await self._graph.upsert([graph_item(r, d) for r, d in pairs], position)

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Awaitable, Callable
+
 from hindsight_common.consumer import Consumer
-from hindsight_common.ports.log import EventLog
+from hindsight_common.ports.graph import GraphStore
+from hindsight_common.ports.log import EventLog, Position
 from hindsight_common.ports.projection import TextIndex
 from hindsight_common.settings import Settings
 from hindsight_common.streams import INTERACTIONS, MEMORIES
@@ -13,13 +17,38 @@ GROUP = "project"
 STREAMS = (INTERACTIONS, MEMORIES)
 
 
-def consumer(log: EventLog, text: TextIndex, settings: Settings) -> Consumer:
+def min_position(*positions: Position) -> dict[str, int]:
+    """Per key, the lowest offset of ``positions``; a key missing from any of them is
+    missing from the result (read from the beginning)."""
+    if not positions:
+        return {}
+    keys = set(positions[0]).intersection(*positions[1:])
+    return {k: min(p[k] for p in positions) for k in sorted(keys)}
+
+
+def resume_position(
+    text: TextIndex, graph: GraphStore | None
+) -> Callable[[], Awaitable[Position]]:
+    """Where project resumes: the lesser of what its projections hold, so deleting
+    either one (or adding the graph to an existing text index) rebuilds from the log."""
+
+    async def resume() -> Position:
+        if graph is None:
+            return await text.position()
+        return min_position(*await asyncio.gather(text.position(), graph.position()))
+
+    return resume
+
+
+def consumer(
+    log: EventLog, text: TextIndex, settings: Settings, graph: GraphStore | None = None
+) -> Consumer:
     return Consumer(
         log,
         GROUP,
         STREAMS,
-        Project(text).handle,
-        resume_from=text.position,
+        Project(text, graph).handle,
+        resume_from=resume_position(text, graph),
         batch_size=settings.consumer_batch,
         poll_timeout_s=settings.poll_timeout_s,
     )

@@ -26,7 +26,7 @@ class Settings(BaseSettings):
 
     # Which adapter backs each port (a factory picks them; services never branch).
     log_backend: Literal["sqlite", "kafka"] = "sqlite"
-    vector_backend: Literal["qdrant_edge", "qdrant"] = "qdrant_edge"
+    vector_backend: Literal["qdrant_edge", "qdrant", "elasticsearch"] = "qdrant_edge"
     text_backend: Literal["sqlite_fts", "elasticsearch"] = "sqlite_fts"
     graph_backend: Literal["sqlite", "neo4j"] = "sqlite"
     embedder: Literal["minilm"] = "minilm"
@@ -42,10 +42,15 @@ class Settings(BaseSettings):
     # Cluster mode: where the gateway forwards writes (the ingest service).
     ingest_url: str | None = Field(None, description="e.g. http://ingest:8080")
 
-    # Elasticsearch (text_backend="elasticsearch"): the server URL, e.g. http://host:9200.
+    # Elasticsearch (text_backend and/or vector_backend "elasticsearch"): the server URL,
+    # e.g. http://host:9200.
     elasticsearch_url: str | None = None
     elasticsearch_index: str = Field(
         "hindsight_text", description="The alias; the data lives in <alias>_v<N>."
+    )
+    # vector_backend="elasticsearch": dense_vector kNN on the same server.
+    elasticsearch_vector_index: str = Field(
+        "hindsight_vectors", description="The alias; the data lives in <alias>_v<N>."
     )
 
     # Neo4j (graph_backend="neo4j"): a bolt:// or neo4j:// URI; no user = no auth. The

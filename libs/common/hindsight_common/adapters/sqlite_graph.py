@@ -1,0 +1,269 @@
+"""Embedded graph projection: nodes and edges in SQLite tables.
+
+Nodes are tables (``docs`` with the document payload, ``entities``, ``sessions``,
+``users``); edges live in one table, ``edges (tenant, rel, src, dst)``:
+
+    MENTIONS      doc id       -> entity key
+    IN_SESSION    doc id       -> session node id (JSON [user, session])
+    OF_USER       session node -> user
+    DERIVED_FROM  memory id    -> event id (an interaction's document id)
+    SUPERSEDES    memory id    -> older memory id
+
+Every key starts with the tenant, so tenant isolation is part of each lookup. The
+documents, their edges and the log position they reflect commit in one transaction.
+The one-hop neighbourhood is two joins over ``edges`` (out of a matched document,
+back into its neighbours), answered by the primary key and the reverse index.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+import threading
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+from hindsight_common.documents import from_payload, to_payload
+from hindsight_common.errors import ProjectionError
+from hindsight_common.graph.entities import entity_key, entity_keys
+from hindsight_common.ports.graph import GraphItem, GraphLinks, GraphStore, check_hops, hop_score
+from hindsight_common.ports.log import Position
+from hindsight_common.ports.projection import Hit, Scope
+
+T = TypeVar("T")
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS docs (
+    tenant  TEXT NOT NULL,
+    id      TEXT NOT NULL,
+    user    TEXT NOT NULL,
+    session TEXT NOT NULL,
+    agent   TEXT NOT NULL,
+    type    TEXT NOT NULL,
+    ts      REAL NOT NULL,
+    payload TEXT NOT NULL,
+    PRIMARY KEY (tenant, id)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS entities (
+    tenant TEXT NOT NULL, key TEXT NOT NULL, name TEXT NOT NULL, PRIMARY KEY (tenant, key)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS sessions (
+    tenant TEXT NOT NULL, user TEXT NOT NULL, session TEXT NOT NULL,
+    PRIMARY KEY (tenant, user, session)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS users (
+    tenant TEXT NOT NULL, user TEXT NOT NULL, PRIMARY KEY (tenant, user)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS edges (
+    tenant TEXT NOT NULL, rel TEXT NOT NULL, src TEXT NOT NULL, dst TEXT NOT NULL,
+    PRIMARY KEY (tenant, rel, src, dst)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS edges_in ON edges (tenant, rel, dst, src);
+CREATE TABLE IF NOT EXISTS position (pkey TEXT PRIMARY KEY, offset INTEGER NOT NULL);
+"""
+
+# The edges a document owns: replaced whenever the document is written again.
+_DOC_EDGES = ("MENTIONS", "IN_SESSION", "DERIVED_FROM", "SUPERSEDES")
+# The edges a one-hop expansion follows out of a matched document and back.
+_HOP_EDGES = ("MENTIONS", "IN_SESSION")
+
+
+def session_node(user: str, session: str) -> str:
+    """The id of a session node: sessions are per user (two users may share "s1")."""
+    return json.dumps([user, session])
+
+
+def scope_sql(alias: str, scope: Scope) -> tuple[str, list[Any]]:
+    """The WHERE conditions of ``scope`` on docs alias ``alias``; tenant always first."""
+    where = [f"{alias}.tenant = ?"]
+    params: list[Any] = [scope.tenant]
+    for name in ("user", "session", "agent"):
+        value = getattr(scope, name)
+        if value is not None:
+            where.append(f"{alias}.{name} = ?")
+            params.append(value)
+    if scope.types:
+        where.append(f"{alias}.type IN ({','.join('?' * len(scope.types))})")
+        params += list(scope.types)
+    if scope.since is not None:
+        where.append(f"{alias}.ts >= ?")
+        params.append(scope.since.timestamp())
+    if scope.until is not None:
+        where.append(f"{alias}.ts < ?")
+        params.append(scope.until.timestamp())
+    return " AND ".join(where), params
+
+
+class SqliteGraph(GraphStore):
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        try:
+            self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.executescript(_SCHEMA)
+        except sqlite3.Error as e:
+            raise ProjectionError(f"cannot open the graph store at {path}: {e}") from e
+        self._closed = False
+
+    async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        def locked() -> T:
+            with self._lock:
+                if self._closed:
+                    raise ProjectionError("the graph store is closed")
+                return fn(self._db)
+
+        try:
+            return await asyncio.to_thread(locked)
+        except sqlite3.Error as e:
+            raise ProjectionError(f"graph store operation failed: {e}") from e
+
+    async def upsert(self, items: Sequence[GraphItem], position: Position) -> None:
+        def tx(db: sqlite3.Connection) -> None:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                for item in items:
+                    _write(db, item)
+                db.executemany(
+                    "INSERT INTO position (pkey, offset) VALUES (?,?) ON CONFLICT (pkey) "
+                    "DO UPDATE SET offset=MAX(offset, excluded.offset)",
+                    list(position.items()),
+                )
+                db.execute("COMMIT")
+            except BaseException:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                raise
+
+        await self._run(tx)
+
+    async def search(
+        self, scope: Scope, entities: Sequence[str], k: int, hops: int = 1
+    ) -> list[Hit]:
+        check_hops(hops)
+        keys = entity_keys(entities)
+        if not keys or k <= 0:
+            return []
+
+        def query(db: sqlite3.Connection) -> list[Hit]:
+            where, params = scope_sql("d", scope)
+            seeds = db.execute(
+                "SELECT d.id, d.payload, COUNT(*) AS matched FROM edges m "
+                "JOIN docs d ON d.tenant = m.tenant AND d.id = m.src "
+                f"WHERE m.tenant = ? AND m.rel = 'MENTIONS' AND m.dst IN ({','.join('?' * len(keys))}) "
+                f"AND {where} GROUP BY d.id ORDER BY matched DESC, d.ts DESC, d.id ASC LIMIT ?",
+                (scope.tenant, *keys, *params, k),
+            ).fetchall()
+            hits = [Hit(from_payload(json.loads(p)), float(m)) for _, p, m in seeds]
+            if hops == 0 or not seeds or len(seeds) >= k:
+                return hits
+            n_where, n_params = scope_sql("n", scope)
+            values = ",".join("(?,?)" for _ in seeds)
+            seed_params = [v for i, _, m in seeds for v in (i, m)]
+            rels = ",".join("?" * len(_HOP_EDGES))
+            rows = db.execute(
+                f"WITH seed(id, matched) AS (VALUES {values}) "
+                "SELECT n.payload, MAX(seed.matched) AS best, n.ts, n.id FROM seed "
+                f"JOIN edges a ON a.tenant = ? AND a.rel IN ({rels}) AND a.src = seed.id "
+                "JOIN edges b ON b.tenant = a.tenant AND b.rel = a.rel AND b.dst = a.dst "
+                "JOIN docs n ON n.tenant = b.tenant AND n.id = b.src "
+                f"WHERE {n_where} AND n.id NOT IN (SELECT id FROM seed) "
+                "GROUP BY n.id ORDER BY best DESC, n.ts DESC, n.id ASC LIMIT ?",
+                (*seed_params, scope.tenant, *_HOP_EDGES, *n_params, k - len(seeds)),
+            ).fetchall()
+            return hits + [
+                Hit(from_payload(json.loads(p)), hop_score(int(best), len(keys)))
+                for p, best, _, _ in rows
+            ]
+
+        return await self._run(query)
+
+    async def entities_of(self, tenant: str, doc_id: str) -> tuple[str, ...]:
+        rows = await self._run(
+            lambda db: db.execute(
+                "SELECT dst FROM edges WHERE tenant=? AND rel='MENTIONS' AND src=? ORDER BY dst",
+                (tenant, doc_id),
+            ).fetchall()
+        )
+        return tuple(str(r[0]) for r in rows)
+
+    async def links_of(self, tenant: str, doc_id: str) -> GraphLinks:
+        def query(db: sqlite3.Connection) -> GraphLinks:
+            def out(rel: str) -> tuple[str, ...]:
+                rows = db.execute(
+                    "SELECT dst FROM edges WHERE tenant=? AND rel=? AND src=? ORDER BY dst",
+                    (tenant, rel, doc_id),
+                ).fetchall()
+                return tuple(str(r[0]) for r in rows)
+
+            by = db.execute(
+                "SELECT src FROM edges WHERE tenant=? AND rel='SUPERSEDES' AND dst=? ORDER BY src",
+                (tenant, doc_id),
+            ).fetchall()
+            return GraphLinks(out("DERIVED_FROM"), out("SUPERSEDES"), tuple(str(r[0]) for r in by))
+
+        return await self._run(query)
+
+    async def position(self) -> Position:
+        rows = await self._run(lambda db: db.execute("SELECT pkey, offset FROM position").fetchall())
+        return {str(k): int(v) for k, v in rows}
+
+    async def count(self, tenant: str) -> int:
+        row = await self._run(
+            lambda db: db.execute("SELECT COUNT(*) FROM docs WHERE tenant=?", (tenant,)).fetchone()
+        )
+        return int(row[0])
+
+    async def ids(self, tenant: str) -> list[str]:
+        rows = await self._run(
+            lambda db: db.execute("SELECT id FROM docs WHERE tenant=? ORDER BY id", (tenant,)).fetchall()
+        )
+        return [str(r[0]) for r in rows]
+
+    async def close(self) -> None:
+        with self._lock:
+            if not self._closed:
+                self._closed = True
+                self._db.close()
+
+
+def _write(db: sqlite3.Connection, item: GraphItem) -> None:
+    """One document, its nodes and the edges it owns (replacing the old ones)."""
+    d = item.document
+    t = d.tenant
+    db.execute(
+        "INSERT INTO docs (tenant, id, user, session, agent, type, ts, payload) "
+        "VALUES (?,?,?,?,?,?,?,?) ON CONFLICT (tenant, id) DO UPDATE SET user=excluded.user, "
+        "session=excluded.session, agent=excluded.agent, type=excluded.type, ts=excluded.ts, "
+        "payload=excluded.payload",
+        (t, d.id, d.user, d.session, d.agent or "", d.type, d.occurred_at.timestamp(),
+         json.dumps(to_payload(d))),
+    )
+    db.execute(
+        f"DELETE FROM edges WHERE tenant=? AND src=? AND rel IN ({','.join('?' * len(_DOC_EDGES))})",
+        (t, d.id, *_DOC_EDGES),
+    )
+    names: dict[str, str] = {}
+    for name in item.entities:
+        key = entity_key(name)
+        if key:
+            names.setdefault(key, name)
+    db.executemany(
+        "INSERT INTO entities (tenant, key, name) VALUES (?,?,?) ON CONFLICT DO NOTHING",
+        [(t, key, name) for key, name in names.items()],
+    )
+    session = session_node(d.user, d.session)
+    db.execute("INSERT OR IGNORE INTO users (tenant, user) VALUES (?,?)", (t, d.user))
+    db.execute(
+        "INSERT OR IGNORE INTO sessions (tenant, user, session) VALUES (?,?,?)",
+        (t, d.user, d.session),
+    )
+    edges = [(t, "MENTIONS", d.id, key) for key in names]
+    edges.append((t, "IN_SESSION", d.id, session))
+    edges.append((t, "OF_USER", session, d.user))
+    edges += [(t, "DERIVED_FROM", d.id, e) for e in item.derived_from]
+    edges += [(t, "SUPERSEDES", d.id, m) for m in item.supersedes if m != d.id]
+    db.executemany("INSERT OR IGNORE INTO edges (tenant, rel, src, dst) VALUES (?,?,?,?)", edges)
