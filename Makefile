@@ -7,10 +7,10 @@ STAMP := $(VENV)/.installed
 
 .PHONY: install run test test-unit test-integration test-e2e schemas bench-locomo typecheck clean infra-up infra-down infra-status
 
-$(STAMP): pyproject.toml libs/common/pyproject.toml
+$(STAMP): pyproject.toml libs/common/pyproject.toml libs/client/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e ./libs/common[embedded,cluster] -e .[dev]
+	$(PY) -m pip install --quiet -e ./libs/common[embedded,cluster] -e ./libs/client -e .[dev]
 	touch $(STAMP)
 
 install: $(STAMP)  ## create .venv with Hindsight and its test tools

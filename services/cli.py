@@ -14,6 +14,7 @@ import httpx
 
 from hindsight_common.errors import HindsightError
 from hindsight_common.settings import DEFAULT_HOST, DEFAULT_PORT, load_settings
+from hindsight_services.mcp import add_arguments as add_mcp_arguments  # light: no MCP SDK import
 
 DEFAULT_URL = f"http://{DEFAULT_HOST}:{DEFAULT_PORT}"
 
@@ -46,6 +47,8 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("-k", type=int, default=10)
     r.add_argument("--json", action="store_true", help="print the raw JSON answer")
 
+    add_mcp_arguments(sub.add_parser("mcp", help="serve the memory tools to agents over MCP (stdio or streamable HTTP)"))
+
     rp = sub.add_parser("replay", help="drop the projections and rebuild them from the log")
     rp.add_argument("--data-dir", type=Path, default=None)
 
@@ -75,6 +78,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "serve":
             return _serve(args)
+        if args.command == "mcp":
+            from hindsight_services.mcp.server import run_from_args
+
+            return run_from_args(args)
         if args.command == "run":
             return _run_service(args)
         if args.command == "ingest":
