@@ -18,12 +18,18 @@ install: $(STAMP)  ## create .venv with Hindsight and its test tools
 run: $(STAMP)  ## run Hindsight embedded on http://127.0.0.1:8080 (no servers needed)
 	$(VENV)/bin/hindsight serve
 
+CHROMIUM := /usr/bin/chromium
+SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
+
+$(CHROMIUM):  # the web UI tests drive Debian's Chromium; Playwright never downloads a browser
+	$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium
+
 MYPY_LINK := build/mypy/hindsight_services
 
 $(MYPY_LINK):  # mypy sees services/ under its package name through this link
 	mkdir -p build/mypy && ln -sfn ../../services $(MYPY_LINK)
 
-test: $(STAMP) $(MYPY_LINK)  ## type-check, then every test suite against real local servers
+test: $(STAMP) $(MYPY_LINK) $(CHROMIUM)  ## type-check, then every test suite against real local servers
 	$(PY) -m mypy
 	deploy/local/with-servers.sh $(PY) -m pytest -q
 
@@ -42,7 +48,7 @@ test-unit: $(STAMP)
 test-integration: $(STAMP)
 	$(PY) -m pytest -q tests/integration
 
-test-e2e: $(STAMP)
+test-e2e: $(STAMP) $(CHROMIUM)
 	$(PY) -m pytest -q tests/e2e
 
 schemas: $(STAMP)  ## regenerate schemas/ from the event models

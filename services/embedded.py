@@ -45,6 +45,7 @@ from hindsight_services.ingest import wiring as ingest_wiring
 from hindsight_services.project import wiring as project_wiring
 from hindsight_services.query import wiring as query_wiring
 from hindsight_services.query.handler import Query
+from hindsight_services.query.ui_routes import ui_router
 from hindsight_services.reflect import wiring as reflect_wiring
 
 log = logging.getLogger(__name__)
@@ -218,4 +219,5 @@ def create_app(settings: Settings, embedder: Embedder | None = None) -> FastAPI:
 
     app.include_router(ingest_wiring.router(lambda: runtime.log, settings))
     app.include_router(query_wiring.router(lambda: runtime.query, settings))
+    app.include_router(ui_router())
     return app

@@ -44,6 +44,7 @@ from hindsight_services.ingest import wiring as ingest_wiring
 from hindsight_services.project import wiring as project_wiring
 from hindsight_services.query import wiring as query_wiring
 from hindsight_services.query.handler import Query
+from hindsight_services.query.ui_routes import ui_router
 from hindsight_services.reflect import wiring as reflect_wiring
 
 log = logging.getLogger(__name__)
@@ -130,6 +131,7 @@ def create_service_app(service: str, settings: Settings) -> FastAPI:
         app.include_router(ingest_wiring.router(lambda: parts["log"], settings))
     if service == "query":
         app.include_router(query_wiring.router(lambda: parts["query"], settings))
+        app.include_router(ui_router())
         if settings.ingest_url:
             app.include_router(_forwarding_router(settings.ingest_url))
         else:
