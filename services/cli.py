@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 
 from hindsight_common.errors import HindsightError
-from hindsight_common.settings import DEFAULT_HOST, DEFAULT_PORT, load_settings
+from hindsight_common.settings import DEFAULT_GRPC_PORT, DEFAULT_HOST, DEFAULT_PORT, load_settings
 from hindsight_services.mcp import add_arguments as add_mcp_arguments  # light: no MCP SDK import
 
 DEFAULT_URL = f"http://{DEFAULT_HOST}:{DEFAULT_PORT}"
@@ -27,11 +27,14 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--host", default=None, help=f"default {DEFAULT_HOST} (HINDSIGHT_HOST)")
     s.add_argument("--port", type=int, default=None, help=f"default {DEFAULT_PORT} (HINDSIGHT_PORT)")
     s.add_argument("--data-dir", type=Path, default=None, help="default ./.hindsight (HINDSIGHT_DATA_DIR)")
+    s.add_argument("--grpc-port", type=int, default=None,
+                   help=f"default {DEFAULT_GRPC_PORT} (HINDSIGHT_GRPC_PORT); 0 turns gRPC off")
 
     rn = sub.add_parser("run", help="run ONE service in this process (cluster mode; HINDSIGHT_* env)")
     rn.add_argument("service", choices=["ingest", "embed", "project", "reflect", "consolidate", "query"])
     rn.add_argument("--host", default=None)
     rn.add_argument("--port", type=int, default=None)
+    rn.add_argument("--grpc-port", type=int, default=None, help="query only; 0 turns gRPC off")
 
     i = sub.add_parser("ingest", help="send a JSON-lines file of interactions to a running server")
     i.add_argument("file", type=Path, help="one interaction object per line ('-' for stdin)")
@@ -113,8 +116,8 @@ def _serve(args: argparse.Namespace) -> int:
 
     from hindsight_services.embedded import create_app
 
-    settings = load_settings(host=args.host, port=args.port, data_dir=args.data_dir)
-    app = create_app(settings)
+    settings = load_settings(host=args.host, port=args.port, data_dir=args.data_dir, grpc_port=args.grpc_port)
+    app = create_app(settings, serve_grpc=True)
     uvicorn.run(app, host=settings.host, port=settings.port, log_level="info")
     return 0
 
@@ -124,7 +127,7 @@ def _run_service(args: argparse.Namespace) -> int:
 
     from hindsight_services.process import create_service_app
 
-    settings = load_settings(host=args.host, port=args.port)
+    settings = load_settings(host=args.host, port=args.port, grpc_port=args.grpc_port)
     app = create_service_app(args.service, settings)
     uvicorn.run(app, host=settings.host, port=settings.port, log_level="info")
     return 0

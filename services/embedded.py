@@ -40,8 +40,10 @@ from hindsight_common.settings import Settings
 from hindsight_common.tokens import count_tokens
 from hindsight_services.consolidate import wiring as consolidate_wiring
 from hindsight_services.embed import wiring as embed_wiring
+from hindsight_services.grpc_api.server import GrpcGateway, build_server
 from hindsight_services.http import install_error_handlers
 from hindsight_services.ingest import wiring as ingest_wiring
+from hindsight_services.ingest.handler import Ingest
 from hindsight_services.project import wiring as project_wiring
 from hindsight_services.query import wiring as query_wiring
 from hindsight_services.query.handler import Query
@@ -183,21 +185,34 @@ class EmbeddedRuntime:
             self._lock = None
 
 
-def create_app(settings: Settings, embedder: Embedder | None = None) -> FastAPI:
+def create_app(
+    settings: Settings, embedder: Embedder | None = None, *, serve_grpc: bool = False
+) -> FastAPI:
     """The embedded gateway: write and read APIs over one runtime.
 
     ``embedder`` lets a caller share an already-loaded model (tests, benchmarks).
+    ``serve_grpc``: also serve gRPC on ``settings.grpc_port`` (``hindsight serve``
+    does; tests and benchmarks leave it off, so they never compete for the port).
     """
     runtime = EmbeddedRuntime(settings, embedder)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         await runtime.start()
-        app.state.ready = True
+        grpc_gateway: GrpcGateway | None = None
         try:
+            if serve_grpc and settings.grpc_port:  # gRPC beside HTTP, over the same handlers
+                grpc_gateway = build_server(
+                    lambda: runtime.query, lambda: Ingest(runtime.log, settings), settings, settings.grpc_port
+                )
+                await grpc_gateway.start()
+            app.state.grpc = grpc_gateway
+            app.state.ready = True
             yield
         finally:
             app.state.ready = False
+            if grpc_gateway is not None:
+                await grpc_gateway.stop()
             await runtime.stop()
 
     app = FastAPI(title="Hindsight", version="0.1.0", lifespan=lifespan)

@@ -39,8 +39,10 @@ from hindsight_common.tokens import count_tokens
 from hindsight_common.streams import INTERACTIONS, MEMORIES
 from hindsight_services.consolidate import wiring as consolidate_wiring
 from hindsight_services.embed import wiring as embed_wiring
+from hindsight_services.grpc_api.server import build_server
 from hindsight_services.http import install_error_handlers
 from hindsight_services.ingest import wiring as ingest_wiring
+from hindsight_services.ingest.handler import Ingest
 from hindsight_services.project import wiring as project_wiring
 from hindsight_services.query import wiring as query_wiring
 from hindsight_services.query.handler import Query
@@ -102,6 +104,13 @@ def create_service_app(service: str, settings: Settings) -> FastAPI:
             parts["consumer"] = consumer
             tasks.append(asyncio.create_task(supervise(consumer, stop), name=f"consumer:{service}"))
             await consumer.ready.wait()
+        if service == "query" and settings.grpc_port:
+            # gRPC beside HTTP: reads through Query; writes through the Ingest handler
+            # onto the shared log (the same validation as the ingest service).
+            gateway = build_server(lambda: parts["query"], lambda: Ingest(event_log, settings),
+                                   settings, settings.grpc_port)
+            await gateway.start()
+            closers.append(gateway.stop)
         app.state.ready = True
         log.info("hindsight %s started", service)
         try:

@@ -34,10 +34,12 @@ class Server:
 
     def start(self, timeout_s: float = 120) -> None:
         self.port = free_port()
+        self.grpc_port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         with open(self._log_path, "ab") as log:
             self.proc = subprocess.Popen(
-                [*CLI, "serve", "--port", str(self.port), "--data-dir", str(self.data_dir)],
+                [*CLI, "serve", "--port", str(self.port), "--data-dir", str(self.data_dir),
+                 "--grpc-port", str(self.grpc_port)],
                 stdout=log, stderr=subprocess.STDOUT, env={**os.environ},
             )
         deadline = time.monotonic() + timeout_s

@@ -15,6 +15,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 DEFAULT_DATA_DIR = Path(".hindsight")
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8080
+DEFAULT_GRPC_PORT = 50051
 
 
 class Settings(BaseSettings):
@@ -23,6 +24,10 @@ class Settings(BaseSettings):
     data_dir: Path = Field(DEFAULT_DATA_DIR, description="Where the embedded mode keeps its files.")
     host: str = DEFAULT_HOST
     port: int = Field(DEFAULT_PORT, ge=1, le=65535)
+    grpc_port: int = Field(
+        DEFAULT_GRPC_PORT, ge=0, le=65535,
+        description="The gRPC gateway's port, on the same host as HTTP; 0 turns gRPC off.",
+    )
 
     # Which adapter backs each port (a factory picks them; services never branch).
     log_backend: Literal["sqlite", "kafka"] = "sqlite"
