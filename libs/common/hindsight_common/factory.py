@@ -38,6 +38,7 @@ def make_log(settings: Settings) -> EventLog:
         return KafkaLog(
             settings.kafka_bootstrap,
             _postgres_state(settings, "log_backend 'kafka' (idempotency keys)"),
+            topic_prefix=settings.kafka_topic_prefix,
             partitions=settings.kafka_partitions,
             replication=settings.kafka_replication,
         )

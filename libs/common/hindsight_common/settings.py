@@ -70,6 +70,9 @@ class Settings(BaseSettings):
     kafka_bootstrap: str | None = Field(None, description="host:port[,host:port...] of Kafka brokers")
     kafka_partitions: int = Field(6, ge=1, description="Partitions of the interactions topic at creation.")
     kafka_replication: int = Field(1, ge=1, description="Replication factor of topics at creation.")
+    kafka_topic_prefix: str = Field(
+        "", max_length=100, description="Prefix of every topic and consumer group (environments, tests)."
+    )
     postgres_dsn: str | None = Field(
         None, repr=False, description="postgresql://user:password@host:port/database"
     )
