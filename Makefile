@@ -53,6 +53,7 @@ test-e2e: $(STAMP) $(CHROMIUM)
 
 schemas: $(STAMP)  ## regenerate schemas/ from the event models
 	$(PY) -m hindsight_common.schema_export schemas
+	$(PY) -m hindsight_services.openapi schemas
 
 typecheck: $(STAMP) $(MYPY_LINK)
 	$(PY) -m mypy

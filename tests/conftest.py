@@ -15,3 +15,14 @@ def embedder() -> Iterator[MiniLMEmbedder]:
     model = MiniLMEmbedder()
     model.load()
     yield model
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # The Qdrant server suite (tests/contract/test_qdrant_adapter.py) is defined when
+    # HINDSIGHT_QDRANT_URL is set; where Docker answers, give it a real server.
+    import os
+
+    from tests.servers import docker_answers, qdrant_container_url
+
+    if not os.environ.get("HINDSIGHT_QDRANT_URL") and docker_answers():
+        os.environ["HINDSIGHT_QDRANT_URL"] = qdrant_container_url()

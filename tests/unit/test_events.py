@@ -98,3 +98,13 @@ def test_upcaster_lifts_an_old_version(monkeypatch: pytest.MonkeyPatch) -> None:
     register_upcaster("SessionClosed", 0, v0_to_v1)
     parsed = parse_event(old)
     assert isinstance(parsed, SessionClosed) and parsed.session == "s"
+
+
+def test_published_openapi_matches_the_gateway() -> None:
+    from hindsight_services.openapi import RELATIVE, document
+
+    published = (ROOT / "schemas" / RELATIVE).read_text()
+    assert published == document(), "run `make schemas` and commit the result"
+    spec = json.loads(published)
+    assert {"/v1/interactions", "/v1/recall", "/v1/memories", "/v1/memories/{memory_id}",
+            "/v1/sessions/{session}/context"} <= set(spec["paths"])
