@@ -7,15 +7,14 @@ enough at the sizes a single process serves (see README, "Text index").
 
 from __future__ import annotations
 
-import asyncio
 import json
 import sqlite3
-import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
 from hindsight_common.documents import from_payload, to_payload
+from hindsight_common.adapters.sqlite_db import SqliteDb
 from hindsight_common.errors import ProjectionError
 from hindsight_common.ports.log import Position
 from hindsight_common.ports.projection import Browse, Document, Hit, Scope, TextIndex
@@ -72,28 +71,11 @@ def _scope_sql(scope: Scope) -> tuple[list[str], list[Any]]:
 
 class SqliteFtsIndex(TextIndex):
     def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self._lock = threading.Lock()
-        try:
-            self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.executescript(_SCHEMA)
-        except sqlite3.Error as e:
-            raise ProjectionError(f"cannot open the text index at {path}: {e}") from e
-        self._closed = False
+        self._sqlite = SqliteDb(path, _SCHEMA, what="text index", error=ProjectionError, synchronous="NORMAL")
+        self._db = self._sqlite.connection
 
     async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        def locked() -> T:
-            with self._lock:
-                if self._closed:
-                    raise ProjectionError("the text index is closed")
-                return fn(self._db)
-
-        try:
-            return await asyncio.to_thread(locked)
-        except sqlite3.Error as e:
-            raise ProjectionError(f"text index operation failed: {e}") from e
+        return await self._sqlite.run(fn)
 
     async def upsert(self, documents: Sequence[Document], position: Position) -> None:
         rows = [
@@ -200,7 +182,4 @@ class SqliteFtsIndex(TextIndex):
         return [str(r[0]) for r in rows]
 
     async def close(self) -> None:
-        with self._lock:
-            if not self._closed:
-                self._closed = True
-                self._db.close()
+        self._sqlite.close()

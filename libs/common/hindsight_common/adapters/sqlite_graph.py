@@ -17,15 +17,14 @@ back into its neighbours), answered by the primary key and the reverse index.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import sqlite3
-import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
 from hindsight_common.documents import from_payload, to_payload
+from hindsight_common.adapters.sqlite_db import SqliteDb
 from hindsight_common.errors import ProjectionError
 from hindsight_common.graph.entities import entity_key, entity_keys
 from hindsight_common.ports.graph import GraphItem, GraphLinks, GraphStore, check_hops, hop_score
@@ -98,28 +97,11 @@ def scope_sql(alias: str, scope: Scope) -> tuple[str, list[Any]]:
 
 class SqliteGraph(GraphStore):
     def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self._lock = threading.Lock()
-        try:
-            self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.executescript(_SCHEMA)
-        except sqlite3.Error as e:
-            raise ProjectionError(f"cannot open the graph store at {path}: {e}") from e
-        self._closed = False
+        self._sqlite = SqliteDb(path, _SCHEMA, what="graph store", error=ProjectionError, synchronous="NORMAL")
+        self._db = self._sqlite.connection
 
     async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        def locked() -> T:
-            with self._lock:
-                if self._closed:
-                    raise ProjectionError("the graph store is closed")
-                return fn(self._db)
-
-        try:
-            return await asyncio.to_thread(locked)
-        except sqlite3.Error as e:
-            raise ProjectionError(f"graph store operation failed: {e}") from e
+        return await self._sqlite.run(fn)
 
     async def upsert(self, items: Sequence[GraphItem], position: Position) -> None:
         def tx(db: sqlite3.Connection) -> None:
@@ -224,10 +206,7 @@ class SqliteGraph(GraphStore):
         return [str(r[0]) for r in rows]
 
     async def close(self) -> None:
-        with self._lock:
-            if not self._closed:
-                self._closed = True
-                self._db.close()
+        self._sqlite.close()
 
 
 def _write(db: sqlite3.Connection, item: GraphItem) -> None:

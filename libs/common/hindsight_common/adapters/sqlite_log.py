@@ -13,12 +13,12 @@ import asyncio
 import json
 import logging
 import sqlite3
-import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TypeVar
 from uuid import UUID
 
+from hindsight_common.adapters.sqlite_db import SqliteDb
 from hindsight_common.errors import IdempotencyConflict, InvalidInput, PersistenceError
 from hindsight_common.events import Event, parse_event, serialize_event
 from hindsight_common.ports.log import (
@@ -68,31 +68,13 @@ class SqliteLog(EventLog):
     """The log, consumer offsets and idempotency keys in one SQLite file."""
 
     def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        self._sqlite = SqliteDb(path, _SCHEMA, what="log", error=PersistenceError, synchronous="FULL")
+        self._db = self._sqlite.connection
         self._path = path
-        self._lock = threading.Lock()
-        try:
-            self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
-            self._db.execute("PRAGMA busy_timeout=10000")
-            self._db.executescript(_SCHEMA)
-        except sqlite3.Error as e:
-            raise PersistenceError(f"cannot open the log at {path}: {e}") from e
         self._appended = asyncio.Condition()
-        self._closed = False
 
     async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        def locked() -> T:
-            with self._lock:
-                if self._closed:
-                    raise PersistenceError("the log is closed")
-                return fn(self._db)
-
-        try:
-            return await asyncio.to_thread(locked)
-        except sqlite3.Error as e:
-            raise PersistenceError(f"log operation failed: {e}") from e
+        return await self._sqlite.run(fn)
 
     async def _notify(self) -> None:
         async with self._appended:
@@ -226,10 +208,7 @@ class SqliteLog(EventLog):
         return _SqliteSubscription(self, group, list(streams), committed)
 
     async def close(self) -> None:
-        with self._lock:
-            if not self._closed:
-                self._closed = True
-                self._db.close()
+        self._sqlite.close()
 
 
 class _SqliteSubscription(Subscription):

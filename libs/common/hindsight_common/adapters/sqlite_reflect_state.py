@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import asyncio
 import sqlite3
-import threading
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TypeVar
 
+from hindsight_common.adapters.sqlite_db import SqliteDb
 from hindsight_common.errors import PersistenceError
 from hindsight_common.ports.reflect_state import ReflectState, SessionRef
 from hindsight_common.ports.reflector import KnownMemory
@@ -45,28 +44,12 @@ def _turn(row: tuple[str, str, str, str, str, str | None]) -> Turn:
 
 class SqliteReflectState(ReflectState):
     def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self._lock = threading.Lock()
-        try:
-            self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.executescript(_SCHEMA)
-        except sqlite3.Error as e:
-            raise PersistenceError(f"cannot open reflect state at {path}: {e}") from e
-        self._closed = False
+        self._sqlite = SqliteDb(path, _SCHEMA, what="reflect state", error=PersistenceError, synchronous="NORMAL")
+        self._db = self._sqlite.connection
         self._seq = int(self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM turns").fetchone()[0])
 
     async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        def locked() -> T:
-            with self._lock:
-                if self._closed:
-                    raise PersistenceError("reflect state is closed")
-                return fn(self._db)
-
-        try:
-            return await asyncio.to_thread(locked)
-        except sqlite3.Error as e:
-            raise PersistenceError(f"reflect state operation failed: {e}") from e
+        return await self._sqlite.run(fn)
 
     async def add_turns(self, items: Sequence[tuple[SessionRef, Turn]]) -> None:
         now = datetime.now(UTC).timestamp()
@@ -167,7 +150,4 @@ class SqliteReflectState(ReflectState):
         )
 
     async def close(self) -> None:
-        with self._lock:
-            if not self._closed:
-                self._closed = True
-                self._db.close()
+        self._sqlite.close()

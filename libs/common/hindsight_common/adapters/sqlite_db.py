@@ -1,0 +1,82 @@
+"""One SQLite connection used from worker threads, for the embedded adapters.
+
+SQLite calls block, so they run in a worker thread (never on the event loop),
+one at a time under a lock; driver errors become the adapter's own error type.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Literal, TypeVar
+
+from hindsight_common.errors import HindsightError
+
+T = TypeVar("T")
+
+
+class SqliteDb:
+    def __init__(
+        self,
+        path: Path,
+        schema: str,
+        *,
+        what: str,
+        error: type[HindsightError],
+        synchronous: Literal["FULL", "NORMAL"] = "NORMAL",
+    ) -> None:
+        """Open (creating it and its folder if needed) with WAL and ``schema`` applied.
+
+        ``synchronous=FULL`` fsyncs every commit (the log); NORMAL is enough for a
+        projection that can be rebuilt. Raises ``error`` when the file cannot be opened.
+        """
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._what = what
+        self._error = error
+        self._lock = threading.Lock()
+        self._closed = False
+        try:
+            self.connection = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+            self.connection.execute("PRAGMA journal_mode=WAL")
+            self.connection.execute(f"PRAGMA synchronous={synchronous}")
+            self.connection.execute("PRAGMA busy_timeout=10000")
+            self.connection.executescript(schema)
+        except sqlite3.Error as e:
+            raise error(f"cannot open the {what} at {path}: {e}") from e
+
+    async def run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``fn(connection)`` in a worker thread, alone. Raises the adapter's error."""
+
+        def locked() -> T:
+            with self._lock:
+                if self._closed:
+                    raise self._error(f"the {self._what} is closed")
+                return fn(self.connection)
+
+        try:
+            return await asyncio.to_thread(locked)
+        except sqlite3.Error as e:
+            raise self._error(f"{self._what} operation failed: {e}") from e
+
+    def close(self) -> None:
+        """Close the connection. Idempotent."""
+        with self._lock:
+            if not self._closed:
+                self._closed = True
+                self.connection.close()
+
+
+def in_transaction(db: sqlite3.Connection, fn: Callable[[sqlite3.Connection], T]) -> T:
+    """``fn`` inside BEGIN IMMEDIATE … COMMIT; rolled back if it raises."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        result = fn(db)
+    except BaseException:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
+    return result
