@@ -167,7 +167,7 @@ async def test_factory_builds_the_configured_graph_store(tmp_path: Path) -> None
     await store.close()
     assert (tmp_path / "projections" / "graph" / "graph.sqlite3").exists()
     with pytest.raises(ConfigurationError, match="HINDSIGHT_NEO4J_URI"):
-        make_graph_store(Settings(data_dir=tmp_path, graph_backend="neo4j"))
+        make_graph_store(Settings(data_dir=tmp_path, graph_backend="neo4j", neo4j_uri=None))
     neo = make_graph_store(Settings(data_dir=tmp_path, graph_backend="neo4j",
                                     neo4j_uri="bolt://127.0.0.1:7687", neo4j_namespace="ns_x"))
     assert isinstance(neo, Neo4jGraph) and neo.namespace == "ns_x"
