@@ -1,0 +1,642 @@
+"""The deploy manifests (deploy/compose, deploy/k8s), checked for structure.
+
+No Docker engine or Kubernetes cluster is needed (our machines have neither): the YAML
+is parsed and checked against what the services need (hindsight_services.process
+SERVICES, hindsight_common.settings.Settings). Where ``kubectl`` is installed, the
+kustomizations are also built (``kubectl kustomize``, offline) and the results checked.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import shutil
+import subprocess
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+import yaml
+
+from hindsight_common.settings import Settings
+from hindsight_services.process import SERVICES
+
+ROOT = Path(__file__).resolve().parents[2]
+DEPLOY = ROOT / "deploy"
+COMPOSE = DEPLOY / "compose"
+K8S = DEPLOY / "k8s"
+BASE = K8S / "base"
+REPLAY = K8S / "replay"
+EMBEDDED = K8S / "embedded"
+OVERLAYS = ("dev", "prod")
+
+CONFIGMAP = "hindsight-config"
+SECRET = "hindsight-secrets"
+EMBEDDING_SERVICES = ("embed", "query")
+INFRA = ("kafka", "postgres", "qdrant", "elasticsearch", "neo4j")
+REBUILDS = ("embed", "project")
+
+SETTING_NAMES = frozenset("HINDSIGHT_" + name.upper() for name in Settings.model_fields)
+# A whole HINDSIGHT_* name; "HINDSIGHT_LLM_*" (a family in prose) does not match.
+ENV_NAME = re.compile(r"\bHINDSIGHT_[A-Z0-9]+(?:_[A-Z0-9]+)*\b")
+
+Obj = dict[str, Any]
+
+
+# --- helpers ----------------------------------------------------------------------------
+
+
+def load_docs(path: Path) -> list[Obj]:
+    return [d for d in yaml.safe_load_all(path.read_text()) if d is not None]
+
+
+def deploy_yaml_files() -> list[Path]:
+    return sorted(p for p in DEPLOY.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file()
+                  and ("compose" in p.parts or "k8s" in p.parts))
+
+
+def objects_in(directory: Path) -> dict[tuple[str, str], Obj]:
+    """The Kubernetes objects of a directory's resource files (not the kustomization)."""
+    out: dict[tuple[str, str], Obj] = {}
+    for path in sorted(directory.glob("*.yaml")):
+        if path.name == "kustomization.yaml":
+            continue
+        for doc in load_docs(path):
+            key = (doc["kind"], doc["metadata"]["name"])
+            assert key not in out, f"{key} defined twice in {directory}"
+            out[key] = doc
+    return out
+
+
+def of_kind(objects: Mapping[tuple[str, str], Obj], kind: str) -> dict[str, Obj]:
+    return {name: obj for (k, name), obj in objects.items() if k == kind}
+
+
+def deployment(objects: Mapping[tuple[str, str], Obj], service: str) -> Obj:
+    return objects[("Deployment", f"hindsight-{service}")]
+
+
+def container(workload: Obj) -> Obj:
+    containers = workload["spec"]["template"]["spec"]["containers"]
+    assert len(containers) == 1, "one container per pod"
+    return containers[0]
+
+
+def env_of(c: Obj) -> dict[str, str]:
+    return {e["name"]: e["value"] for e in c.get("env", []) if "value" in e}
+
+
+def port_numbers(c: Obj) -> dict[str, int]:
+    return {p["name"]: p["containerPort"] for p in c.get("ports", [])}
+
+
+def cpu(quantity: str | int | float) -> float:
+    q = str(quantity)
+    return float(q[:-1]) / 1000 if q.endswith("m") else float(q)
+
+
+def memory(quantity: str | int) -> int:
+    units = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "k": 10**3, "M": 10**6, "G": 10**9}
+    q = str(quantity)
+    for unit, factor in units.items():
+        if q.endswith(unit):
+            return int(float(q[: -len(unit)]) * factor)
+    return int(q)
+
+
+def selects(selector: Mapping[str, str], labels: Mapping[str, str]) -> bool:
+    return all(labels.get(k) == v for k, v in selector.items())
+
+
+def unknown_setting_names(text: str) -> set[str]:
+    return set(ENV_NAME.findall(text)) - SETTING_NAMES
+
+
+def as_settings(env: Mapping[str, Any]) -> Settings:
+    """Validate HINDSIGHT_* variables the way the services read them (names and values),
+    without the test's own environment."""
+    unknown = sorted(set(env) - SETTING_NAMES)
+    assert not unknown, f"not Settings fields: {unknown}"
+    return Settings.model_validate({k.removeprefix("HINDSIGHT_").lower(): v for k, v in env.items()})
+
+
+def base_config(objects: Mapping[tuple[str, str], Obj] | None = None) -> dict[str, str]:
+    objects = objects if objects is not None else objects_in(BASE)
+    return dict(objects[("ConfigMap", CONFIGMAP)]["data"])
+
+
+def base_secret(objects: Mapping[tuple[str, str], Obj] | None = None) -> dict[str, str]:
+    objects = objects if objects is not None else objects_in(BASE)
+    return dict(objects[("Secret", SECRET)].get("stringData", {}))
+
+
+def kustomizations() -> list[Path]:
+    return sorted(K8S.rglob("kustomization.yaml"))
+
+
+def local_references(kustomization: Path) -> tuple[list[str], list[str]]:
+    """(resources and components, files: patch paths and generator files)."""
+    k = load_docs(kustomization)[0]
+    dirs_or_files = list(k.get("resources", [])) + list(k.get("components", []))
+    files = [p["path"] for p in k.get("patches", []) if "path" in p]
+    files += list(k.get("patchesStrategicMerge", []))
+    for generator in k.get("configMapGenerator", []) + k.get("secretGenerator", []):
+        files += [f.split("=", 1)[-1] for f in generator.get("files", [])]
+        files += list(generator.get("envs", []))
+    return dirs_or_files, files
+
+
+@pytest.fixture(scope="module")
+def base() -> dict[tuple[str, str], Obj]:
+    return objects_in(BASE)
+
+
+@pytest.fixture(scope="module")
+def cluster_compose() -> Obj:
+    return load_docs(COMPOSE / "docker-compose.cluster.yml")[0]
+
+
+# --- every file -------------------------------------------------------------------------
+
+
+def test_every_deploy_yaml_file_parses() -> None:
+    files = deploy_yaml_files()
+    assert len(files) >= 15, files
+    for path in files:
+        docs = load_docs(path)
+        assert docs, f"{path} is empty"
+        for doc in docs:
+            assert isinstance(doc, dict), f"{path}: a document that is not a mapping"
+            if "k8s" in path.parts and path.name != "kustomization.yaml":
+                assert {"apiVersion", "kind", "metadata"} <= set(doc), f"{path}: {doc.get('kind')}"
+                assert doc["metadata"].get("name"), f"{path}: an object without a name"
+
+
+def test_every_hindsight_name_in_the_deploy_files_is_a_setting() -> None:
+    files = [p for p in sorted(DEPLOY.rglob("*"))
+             if p.is_file() and p.suffix in (".yaml", ".yml", ".md", ".py")
+             and ("compose" in p.parts or "k8s" in p.parts)]
+    assert files
+    seen: set[str] = set()
+    for path in files:
+        text = path.read_text()
+        assert not unknown_setting_names(text), f"{path}: {sorted(unknown_setting_names(text))}"
+        seen |= set(ENV_NAME.findall(text))
+    assert {"HINDSIGHT_LOG_BACKEND", "HINDSIGHT_QDRANT_URL", "HINDSIGHT_INGEST_URL"} <= seen
+
+
+def test_the_name_check_catches_a_typo() -> None:
+    assert unknown_setting_names("HINDSIGHT_QDRANT_ULR: x, HINDSIGHT_QDRANT_URL: y") == {"HINDSIGHT_QDRANT_ULR"}
+    assert unknown_setting_names("HINDSIGHT_LLM_* and HINDSIGHT_*") == set()
+    with pytest.raises(AssertionError):
+        as_settings({"HINDSIGHT_KAFKA_BOOTSTAP": "kafka:9092"})
+    with pytest.raises(ValueError):
+        as_settings({"HINDSIGHT_LOG_BACKEND": "kafak"})
+
+
+# --- kustomize layout -------------------------------------------------------------------
+
+
+def test_kustomizations_reference_only_files_that_exist() -> None:
+    found = kustomizations()
+    expected = {BASE, REPLAY, EMBEDDED} | {K8S / "overlays" / o for o in OVERLAYS} \
+        | {K8S / "overlays" / o / "replay" for o in OVERLAYS}
+    assert {k.parent for k in found} == expected
+    for k in found:
+        resources, files = local_references(k)
+        assert resources, f"{k} lists no resources"
+        for ref in resources:
+            target = (k.parent / ref).resolve()
+            assert target.exists(), f"{k}: {ref} does not exist"
+            if target.is_dir():
+                assert (target / "kustomization.yaml").is_file(), f"{k}: {ref} is no kustomization"
+        for ref in files:
+            assert (k.parent / ref).is_file(), f"{k}: {ref} does not exist"
+
+
+def test_no_manifest_is_left_out_of_its_kustomization() -> None:
+    for k in kustomizations():
+        resources, files = local_references(k)
+        listed = {(k.parent / r).resolve() for r in resources + files}
+        present = {p.resolve() for p in k.parent.glob("*.yaml") if p.name != "kustomization.yaml"}
+        assert present <= listed, f"{k} does not list {sorted(str(p) for p in present - listed)}"
+
+
+def test_overlays_build_on_the_base_and_the_replay_jobs() -> None:
+    for overlay in OVERLAYS:
+        resources, _ = local_references(K8S / "overlays" / overlay / "kustomization.yaml")
+        assert "../../base" in resources
+        replay, _ = local_references(K8S / "overlays" / overlay / "replay" / "kustomization.yaml")
+        assert replay == ["../../../replay"]
+    base_resources, _ = local_references(BASE / "kustomization.yaml")
+    assert not any("replay" in r or "embedded" in r for r in base_resources)
+
+
+# --- base: Deployments, Services, HPAs, PDBs ----------------------------------------------
+
+
+@pytest.mark.parametrize("service", SERVICES)
+def test_each_service_has_a_deployment(base: dict[tuple[str, str], Obj], service: str) -> None:
+    dep = deployment(base, service)
+    assert dep["apiVersion"] == "apps/v1"
+    labels = dep["spec"]["template"]["metadata"]["labels"]
+    assert selects(dep["spec"]["selector"]["matchLabels"], labels)
+    c = container(dep)
+    assert c["args"] == ["run", service]
+    assert "command" not in c, "the image's entry point is `hindsight`"
+    ports = port_numbers(c)
+    assert ports.get("http") == int(base_config(base)["HINDSIGHT_PORT"])
+    for probe in ("startupProbe", "readinessProbe", "livenessProbe"):
+        get = c[probe]["httpGet"]
+        assert get["path"] == "/healthz", probe
+        assert get["port"] in ports or get["port"] in ports.values(), probe
+    for kind in ("requests", "limits"):
+        assert {"cpu", "memory"} <= set(c["resources"][kind]), kind
+        assert cpu(c["resources"][kind]["cpu"]) > 0 and memory(c["resources"][kind]["memory"]) > 0
+    assert cpu(c["resources"]["requests"]["cpu"]) <= cpu(c["resources"]["limits"]["cpu"])
+    assert memory(c["resources"]["requests"]["memory"]) <= memory(c["resources"]["limits"]["memory"])
+    env_from = c["envFrom"]
+    assert {"configMapRef": {"name": CONFIGMAP}} in env_from
+    assert {"secretRef": {"name": SECRET}} in env_from
+    for e in c.get("env", []):
+        assert isinstance(e.get("value", ""), str), f"{e['name']}: env values must be strings"
+
+
+@pytest.mark.parametrize("service", SERVICES)
+def test_each_service_runs_non_root_on_a_read_only_filesystem(
+    base: dict[tuple[str, str], Obj], service: str
+) -> None:
+    pod = deployment(base, service)["spec"]["template"]["spec"]
+    assert pod["securityContext"]["runAsNonRoot"] is True
+    assert pod["securityContext"]["runAsUser"] != 0
+    c = container(deployment(base, service))
+    assert c["securityContext"]["readOnlyRootFilesystem"] is True
+    assert c["securityContext"]["allowPrivilegeEscalation"] is False
+    tmp = [m for m in c["volumeMounts"] if m["mountPath"] == "/tmp"]
+    assert len(tmp) == 1
+    volumes = {v["name"]: v for v in pod["volumes"]}
+    assert "emptyDir" in volumes[tmp[0]["name"]]
+
+
+@pytest.mark.parametrize("service", SERVICES)
+def test_each_service_environment_is_valid_settings(
+    base: dict[tuple[str, str], Obj], service: str
+) -> None:
+    env = {**base_config(base), **base_secret(base)}
+    env.update({k: v for k, v in env_of(container(deployment(base, service))).items()
+                if k.startswith("HINDSIGHT_")})
+    settings = as_settings(env)
+    assert settings.host == "0.0.0.0"
+    assert settings.log_backend == "kafka" and settings.kafka_bootstrap
+    assert settings.postgres_dsn
+    assert settings.vector_backend == "qdrant" and settings.qdrant_url
+    assert settings.text_backend == "elasticsearch" and settings.elasticsearch_url
+    assert settings.graph_backend == "neo4j" and settings.neo4j_uri
+
+
+def test_only_the_six_services_have_deployments(base: dict[tuple[str, str], Obj]) -> None:
+    assert set(of_kind(base, "Deployment")) == {f"hindsight-{s}" for s in SERVICES}
+
+
+def test_configmap_and_secret(base: dict[tuple[str, str], Obj]) -> None:
+    config = base_config(base)
+    assert all(isinstance(v, str) for v in config.values()), "ConfigMap values must be strings"
+    assert set(config) <= SETTING_NAMES
+    secret = base[("Secret", SECRET)]
+    assert "data" not in secret, "a placeholder in stringData, never base64 data"
+    assert all(isinstance(v, str) for v in secret["stringData"].values())
+    assert set(secret["stringData"]) <= SETTING_NAMES
+    assert "HINDSIGHT_POSTGRES_DSN" in secret["stringData"]
+    assert not set(secret["stringData"]) & set(config), "a setting in both"
+    for secret_setting in ("HINDSIGHT_POSTGRES_DSN", "HINDSIGHT_NEO4J_PASSWORD", "HINDSIGHT_LLM_API_KEY"):
+        assert secret_setting not in config, f"{secret_setting} belongs in the Secret"
+
+
+@pytest.mark.parametrize("service", EMBEDDING_SERVICES)
+def test_embedding_services_are_sized_for_cpu_embedding(
+    base: dict[tuple[str, str], Obj], service: str
+) -> None:
+    c = container(deployment(base, service))
+    assert cpu(c["resources"]["requests"]["cpu"]) >= 1
+    assert memory(c["resources"]["requests"]["memory"]) >= 2 * 2**30
+    threads = int(env_of(c)["HINDSIGHT_EMBED_THREADS"])
+    assert 1 <= threads <= cpu(c["resources"]["limits"]["cpu"])
+
+
+def test_hpas_scale_embed_and_query_on_cpu(base: dict[tuple[str, str], Obj]) -> None:
+    hpas = of_kind(base, "HorizontalPodAutoscaler")
+    targets = {h["spec"]["scaleTargetRef"]["name"]: h for h in hpas.values()}
+    assert set(targets) == {f"hindsight-{s}" for s in EMBEDDING_SERVICES}
+    for name, hpa in targets.items():
+        assert hpa["apiVersion"] == "autoscaling/v2"
+        ref = hpa["spec"]["scaleTargetRef"]
+        assert (ref["apiVersion"], ref["kind"]) == ("apps/v1", "Deployment")
+        assert ("Deployment", name) in base
+        assert "replicas" not in base[("Deployment", name)]["spec"], f"{name}: the HPA owns replicas"
+        assert 1 <= hpa["spec"]["minReplicas"] <= hpa["spec"]["maxReplicas"]
+        assert [m["resource"]["name"] for m in hpa["spec"]["metrics"] if m["type"] == "Resource"] == ["cpu"]
+    partitions = int(base_config(base)["HINDSIGHT_KAFKA_PARTITIONS"])
+    assert targets["hindsight-embed"]["spec"]["maxReplicas"] <= partitions
+
+
+@pytest.mark.parametrize("service", SERVICES)
+def test_each_service_has_one_disruption_budget(base: dict[tuple[str, str], Obj], service: str) -> None:
+    pods = {name: d["spec"]["template"]["metadata"]["labels"] for name, d in of_kind(base, "Deployment").items()}
+    mine = [p for p in of_kind(base, "PodDisruptionBudget").values()
+            if selects(p["spec"]["selector"]["matchLabels"], pods[f"hindsight-{service}"])]
+    assert len(mine) == 1, f"{service}: {len(mine)} PodDisruptionBudgets"
+    pdb = mine[0]
+    assert pdb["apiVersion"] == "policy/v1"
+    others = [n for n, labels in pods.items()
+              if n != f"hindsight-{service}" and selects(pdb["spec"]["selector"]["matchLabels"], labels)]
+    assert not others, f"{service}'s budget also selects {others}"
+    assert len({"minAvailable", "maxUnavailable"} & set(pdb["spec"])) == 1
+
+
+def test_services_for_ingest_and_query(base: dict[tuple[str, str], Obj]) -> None:
+    services = of_kind(base, "Service")
+    assert set(services) == {"hindsight-ingest", "hindsight-query"}
+    expected_ports = {"hindsight-ingest": {"http"}, "hindsight-query": {"http", "grpc"}}
+    for name, svc in services.items():
+        dep = base[("Deployment", name)]
+        matched = [d for d, obj in of_kind(base, "Deployment").items()
+                   if selects(svc["spec"]["selector"], obj["spec"]["template"]["metadata"]["labels"])]
+        assert matched == [name]
+        ports = port_numbers(container(dep))
+        assert {p["name"] for p in svc["spec"]["ports"]} == expected_ports[name]
+        for p in svc["spec"]["ports"]:
+            assert p["targetPort"] in ports, f"{name}: targetPort {p['targetPort']}"
+    query = container(deployment(base, "query"))
+    assert port_numbers(query)["grpc"] == int(env_of(query)["HINDSIGHT_GRPC_PORT"])
+
+
+def test_query_forwards_writes_to_the_ingest_service(base: dict[tuple[str, str], Obj]) -> None:
+    url = urlsplit(env_of(container(deployment(base, "query")))["HINDSIGHT_INGEST_URL"])
+    ingest = base[("Service", "hindsight-ingest")]
+    http = next(p for p in ingest["spec"]["ports"] if p["name"] == "http")
+    assert (url.scheme, url.hostname, url.port) == ("http", "hindsight-ingest", http["port"])
+
+
+# --- replay (rebuild) Jobs ----------------------------------------------------------------
+
+
+def load_rebuild_script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("hindsight_rebuild_job", REPLAY / "rebuild.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("service", REBUILDS)
+def test_rebuild_jobs_write_a_new_version(base: dict[tuple[str, str], Obj], service: str) -> None:
+    replay = objects_in(REPLAY)
+    assert not of_kind(base, "Job"), "a Job in the base would run on every apply"
+    job = replay[("Job", f"hindsight-rebuild-{service}")]
+    assert job["apiVersion"] == "batch/v1"
+    assert job["spec"]["suspend"] is True, "created suspended: the live worker must stop first"
+    pod = job["spec"]["template"]["spec"]
+    assert pod["restartPolicy"] in ("Never", "OnFailure")
+    c = container(job)
+    assert c["command"][-1].endswith("/rebuild.py") and c["args"] == [service]
+    mount = next(m for m in c["volumeMounts"] if c["command"][-1].startswith(m["mountPath"] + "/"))
+    volume = next(v for v in pod["volumes"] if v["name"] == mount["name"])
+    generators = load_docs(REPLAY / "kustomization.yaml")[0]["configMapGenerator"]
+    assert any(g["name"] == volume["configMap"]["name"] and "rebuild.py" in g["files"] for g in generators)
+    assert {"configMapRef": {"name": CONFIGMAP}} in c["envFrom"]
+    assert {"secretRef": {"name": SECRET}} in c["envFrom"]
+    assert c["securityContext"]["readOnlyRootFilesystem"] is True
+
+    live = as_settings({**base_config(base), **base_secret(base)})
+    overrides = {k: v for k, v in env_of(c).items() if k.startswith("HINDSIGHT_")}
+    rebuilt = as_settings({**base_config(base), **base_secret(base), **overrides})
+    if service == "embed":
+        assert rebuilt.qdrant_collection != live.qdrant_collection
+    else:
+        assert rebuilt.elasticsearch_index != live.elasticsearch_index
+        assert rebuilt.neo4j_namespace != live.neo4j_namespace
+
+
+def test_rebuild_script_services_and_streams() -> None:
+    rebuild = load_rebuild_script()
+    assert tuple(rebuild.SERVICES) == REBUILDS
+    assert set(REBUILDS) <= set(SERVICES)
+    from hindsight_services.embed.wiring import STREAMS as EMBED_STREAMS
+    from hindsight_services.project.wiring import STREAMS as PROJECT_STREAMS
+
+    assert rebuild.streams_of("embed") == tuple(EMBED_STREAMS)
+    assert rebuild.streams_of("project") == tuple(PROJECT_STREAMS)
+    assert rebuild.main(["reflect"]) == 2
+    assert rebuild.main([]) == 2
+
+
+def test_rebuild_script_counts_what_is_left() -> None:
+    rebuild = load_rebuild_script()
+    target = {"i#0": 9, "i#1": 4}
+    assert rebuild.remaining({}, target) == 15
+    assert rebuild.remaining({"i#0": 9}, target) == 5
+    assert rebuild.remaining({"i#0": 9, "i#1": 4, "m#0": 3}, target) == 0
+    assert rebuild.remaining({"i#0": 12, "i#1": 7}, target) == 0  # past the target: done
+    assert rebuild.remaining({}, {}) == 0
+
+
+class FakeChild:
+    def __init__(self, exits_after_polls: int | None = None) -> None:
+        self.polls = 0
+        self.exits_after = exits_after_polls
+
+    def poll(self) -> int | None:
+        self.polls += 1
+        return 1 if self.exits_after is not None and self.polls > self.exits_after else None
+
+
+def positions(*steps: Mapping[str, int] | None) -> Iterator[Mapping[str, int] | None]:
+    yield from steps
+    while True:
+        yield steps[-1]
+
+
+def test_rebuild_script_stops_once_the_target_is_applied(capsys: pytest.CaptureFixture[str]) -> None:
+    rebuild = load_rebuild_script()
+    target = {"i#0": 9, "i#1": 4}
+    reads = positions(None, {}, {"i#0": 5}, {"i#0": 9, "i#1": 3}, {"i#0": 9, "i#1": 4})
+    child = FakeChild()
+    done = rebuild.wait_caught_up(child, target, lambda: next(reads), progress_every_s=0,
+                                  sleep=lambda s: None)
+    assert done is True
+    assert child.polls == 5
+    progress = capsys.readouterr().out
+    assert '"applied": 0, "of": 15' in progress and '"applied": 14, "of": 15' in progress
+
+
+def test_rebuild_script_fails_when_the_service_dies() -> None:
+    rebuild = load_rebuild_script()
+    reads = positions(None, {"i#0": 1})
+    child = FakeChild(exits_after_polls=3)
+    done = rebuild.wait_caught_up(child, {"i#0": 9}, lambda: next(reads), sleep=lambda s: None)
+    assert done is False
+
+
+# --- embedded StatefulSet -----------------------------------------------------------------
+
+
+def test_embedded_statefulset() -> None:
+    objects = objects_in(EMBEDDED)
+    sts = objects[("StatefulSet", "hindsight")]
+    assert sts["spec"]["replicas"] == 1, "the SQLite log has one writer"
+    c = container(sts)
+    assert c["args"] == ["serve"]
+    assert env_of(c)["HINDSIGHT_HOST"] == "0.0.0.0"
+    as_settings({k: v for k, v in env_of(c).items() if k.startswith("HINDSIGHT_")})
+    assert c["readinessProbe"]["httpGet"]["path"] == "/healthz"
+    assert ("Service", "hindsight") in objects
+
+
+# --- Docker Compose -----------------------------------------------------------------------
+
+
+def test_embedded_compose_binds_all_interfaces() -> None:
+    svc = load_docs(COMPOSE / "docker-compose.yml")[0]["services"]["hindsight"]
+    assert svc["command"] == ["serve"]
+    assert svc["environment"]["HINDSIGHT_HOST"] == "0.0.0.0"
+    as_settings(svc["environment"])
+
+
+def test_compose_cluster_defines_the_backends_with_health_checks(cluster_compose: Obj) -> None:
+    services = cluster_compose["services"]
+    assert set(services) == set(INFRA) | set(SERVICES)
+    for name in INFRA:
+        check = services[name].get("healthcheck", {})
+        assert check.get("test") and not check.get("disable"), f"{name} has no health check"
+    assert services["kafka"]["image"].startswith("apache/kafka:")
+    assert services["kafka"]["environment"]["KAFKA_PROCESS_ROLES"] == "broker,controller"
+    assert services["elasticsearch"]["image"].split(":")[-1].startswith("8.")
+    assert services["elasticsearch"]["environment"]["discovery.type"] == "single-node"
+    assert services["elasticsearch"]["environment"]["xpack.security.enabled"] == "false"
+    assert services["neo4j"]["image"].split(":")[-1].startswith("5")
+    assert services["neo4j"]["environment"]["NEO4J_AUTH"] == "none"
+
+
+@pytest.mark.parametrize("service", SERVICES)
+def test_compose_cluster_runs_each_service(cluster_compose: Obj, service: str) -> None:
+    services = cluster_compose["services"]
+    svc = services[service]
+    assert svc["build"] == "../.."
+    assert svc["command"] == ["run", service]
+    assert "/healthz" in " ".join(svc["healthcheck"]["test"])
+    depends = svc["depends_on"]
+    assert isinstance(depends, dict) and depends
+    for dependency, condition in depends.items():
+        assert condition == {"condition": "service_healthy"}, f"{service} -> {dependency}"
+        assert services[dependency].get("healthcheck", {}).get("test"), dependency
+    needs = {"kafka", "postgres"} | {
+        "embed": {"qdrant"},
+        "project": {"elasticsearch", "neo4j"},
+        "query": {"qdrant", "elasticsearch", "neo4j", "ingest"},
+    }.get(service, set())
+    assert needs <= set(depends), f"{service} starts before {sorted(needs - set(depends))}"
+
+    settings = as_settings(svc["environment"])
+    assert settings.host == "0.0.0.0"
+    assert settings.log_backend == "kafka"
+    assert settings.text_backend == "elasticsearch"
+    assert settings.vector_backend == "qdrant" and settings.qdrant_url == "http://qdrant:6333"
+    assert settings.graph_backend == "neo4j"
+    assert settings.postgres_dsn
+    # Every address names a service of this file.
+    assert settings.kafka_bootstrap
+    hosts = [b.rsplit(":", 1)[0] for b in settings.kafka_bootstrap.split(",")]
+    hosts += [urlsplit(u).hostname for u in (settings.postgres_dsn, settings.qdrant_url,
+                                             settings.elasticsearch_url, settings.neo4j_uri)]
+    assert set(hosts) <= set(services), hosts
+
+
+def test_compose_cluster_gateway(cluster_compose: Obj) -> None:
+    services = cluster_compose["services"]
+    query = services["query"]
+    assert {"8080:8080", "50051:50051"} <= set(query["ports"])
+    settings = as_settings(query["environment"])
+    assert settings.grpc_port == 50051 and settings.port == 8080
+    assert settings.ingest_url
+    url = urlsplit(settings.ingest_url)
+    assert url.hostname == "ingest" and url.port == as_settings(services["ingest"]["environment"]).port
+    published = [s for s, svc in services.items() if svc.get("ports")]
+    assert published == ["query"], "only the gateway is published"
+
+
+# --- built with kubectl kustomize (where kubectl is installed) ----------------------------
+
+KUBECTL = shutil.which("kubectl")
+needs_kubectl = pytest.mark.skipif(KUBECTL is None, reason="kubectl is not installed")
+
+
+def build(directory: Path) -> dict[tuple[str, str], Obj]:
+    assert KUBECTL is not None
+    done = subprocess.run([KUBECTL, "kustomize", str(directory)], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    out: dict[tuple[str, str], Obj] = {}
+    for doc in yaml.safe_load_all(done.stdout):
+        if doc:
+            out[(doc["kind"], doc["metadata"]["name"])] = doc
+    return out
+
+
+@needs_kubectl
+@pytest.mark.parametrize("directory", ["base", "embedded", "overlays/dev", "overlays/prod",
+                                       "overlays/dev/replay", "overlays/prod/replay"])
+def test_kustomize_builds(directory: str) -> None:
+    assert build(K8S / directory)
+
+
+@needs_kubectl
+def test_dev_overlay_built() -> None:
+    built = build(K8S / "overlays" / "dev")
+    assert {obj["metadata"].get("namespace") for obj in built.values()} == {"hindsight-dev"}
+    assert not of_kind(built, "HorizontalPodAutoscaler")
+    for service in SERVICES:
+        dep = deployment(built, service)
+        assert dep["spec"]["replicas"] == 1, service
+        requests = container(dep)["resources"]["requests"]
+        assert cpu(requests["cpu"]) < 1, f"{service}: small requests in dev"
+    settings = as_settings({**base_config(built), **base_secret(built)})
+    assert settings.kafka_replication == 1
+
+
+@needs_kubectl
+def test_prod_overlay_built() -> None:
+    built = build(K8S / "overlays" / "prod")
+    assert {obj["metadata"].get("namespace") for obj in built.values()} == {"hindsight"}
+    assert ("Secret", SECRET) not in built, "prod must never overwrite the real Secret"
+    hpas = {h["spec"]["scaleTargetRef"]["name"]: h for h in of_kind(built, "HorizontalPodAutoscaler").values()}
+    for service in SERVICES:
+        dep = deployment(built, service)
+        name = f"hindsight-{service}"
+        least = hpas[name]["spec"]["minReplicas"] if name in hpas else dep["spec"]["replicas"]
+        assert least >= 2, f"{service}: at least two replicas with minAvailable: 1"
+        assert container(dep)["image"] != "hindsight:dev"
+    for pdb in of_kind(built, "PodDisruptionBudget").values():
+        assert pdb["spec"].get("minAvailable") == 1 and "maxUnavailable" not in pdb["spec"]
+    assert len(of_kind(built, "PodDisruptionBudget")) == len(SERVICES)
+    partitions = int(base_config(built)["HINDSIGHT_KAFKA_PARTITIONS"])
+    assert hpas["hindsight-embed"]["spec"]["maxReplicas"] <= partitions
+    assert int(base_config(built)["HINDSIGHT_KAFKA_REPLICATION"]) >= 3
+
+
+@needs_kubectl
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_replay_overlay_built(overlay: str) -> None:
+    built = build(K8S / "overlays" / overlay / "replay")
+    app = build(K8S / "overlays" / overlay)
+    namespaces = {obj["metadata"].get("namespace") for obj in built.values()}
+    assert namespaces == {obj["metadata"].get("namespace") for obj in app.values()}
+    scripts = of_kind(built, "ConfigMap")
+    assert len(scripts) == 1
+    for service in REBUILDS:
+        job = built[("Job", f"hindsight-rebuild-{service}")]
+        volumes = {v["name"]: v for v in job["spec"]["template"]["spec"]["volumes"]}
+        assert any(v.get("configMap", {}).get("name") in scripts for v in volumes.values())
+        assert container(job)["image"] == container(deployment(app, service))["image"]
