@@ -8,7 +8,7 @@ COPY libs/common/hindsight_common libs/common/hindsight_common
 COPY libs/client libs/client
 COPY pyproject.toml README.md ./
 COPY services services
-# libs/client is ours: install it from the tree (a different project owns the name on PyPI).
+# Our libraries install from the tree (hindsight-memory-*: "hindsight-client" on PyPI is another project).
 RUN pip install --no-cache-dir ./libs/common[embedded,cluster] ./libs/client .
 EXPOSE 8080 50051
 VOLUME ["/data"]
