@@ -80,11 +80,13 @@ async def run_recall_bench(sizes: Sequence[int], presets: Sequence[str], queries
                     t0 = time.perf_counter()
                     (await client.post("/v1/recall", json=body)).raise_for_status()
                     latencies.append((time.perf_counter() - t0) * 1000)
-                results.append({
+                row = {
                     "memories": size, "preset": name, "queries": queries, "load_s": round(load_s, 1),
                     "p50_ms": round(percentile(latencies, 50), 2), "p95_ms": round(percentile(latencies, 95), 2),
                     "p99_ms": round(percentile(latencies, 99), 2),
-                })
+                }
+                results.append(row)
+                print(f"measured: {json.dumps(row)}", flush=True)  # long runs: keep what is done
     return results
 
 

@@ -204,3 +204,20 @@ class GraphContract:
         assert await again.count("t1") == 7
         assert await again.ids("t1") == T1_IDS
         assert await again.entities_of("t1", I3) == ("pixel", "roundhay park")
+
+    async def test_entities_too_common_to_discriminate_are_ignored(self, graph: GraphStore) -> None:
+        docs = [_fanout_doc(i) for i in range(4)]
+        await graph.upsert([GraphItem(d, ("Ann",) if i < 3 else ("Ann", "Porto")) for i, d in enumerate(docs)],
+                           {"s#0": 4})
+        graph.max_fanout = 2  # "Ann" is in 4 documents: too common
+        assert await graph.search(Scope(tenant="fan"), ["Ann"], 10, hops=0) == []
+        found = await graph.search(Scope(tenant="fan"), ["Ann", "Porto"], 10, hops=0)
+        assert [h.document.id for h in found] == [docs[3].id]
+        graph.max_fanout = 100
+        assert len(await graph.search(Scope(tenant="fan"), ["Ann"], 10, hops=0)) == 4
+
+
+def _fanout_doc(i: int) -> Document:
+    return Document(id=f"00000000-0000-0000-0000-00000000000{i}", tenant="fan", user="u", session="s",
+                    type="episodic", speaker="x", role="user", content=f"doc {i}",
+                    occurred_at=datetime(2024, 1, 1, i, tzinfo=UTC))

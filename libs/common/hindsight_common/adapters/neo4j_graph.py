@@ -283,11 +283,13 @@ class Neo4jGraph(GraphStore):
         where, params = scope_cypher("d", scope)
         seeds = await self._read(
             "MATCH (e:Entity) WHERE e.ns = $ns AND e.tenant = $tenant AND e.key IN $keys "
+            # Entities too common to discriminate are left out (see GraphStore.max_fanout).
+            "AND COUNT { (e)<-[:MENTIONS]-(:Doc) } <= $max_fanout "
             f"MATCH (d:Doc)-[:MENTIONS]->(e) WHERE {where} "
             "WITH d, count(DISTINCT e) AS matched "
             "ORDER BY matched DESC, d.ts DESC, d.id ASC LIMIT $k "
             "RETURN d.id AS id, d.payload AS payload, matched",
-            keys=keys, k=k, **params,
+            keys=keys, k=k, max_fanout=self.max_fanout, **params,
         )
         hits = [Hit(from_payload(json.loads(r["payload"])), float(r["matched"])) for r in seeds]
         if hops == 0 or not seeds or len(seeds) >= k:

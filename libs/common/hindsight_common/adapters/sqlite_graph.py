@@ -131,13 +131,23 @@ class SqliteGraph(GraphStore):
             return []
 
         def query(db: sqlite3.Connection) -> list[Hit]:
+            # Drop entities too common to discriminate (an index-only count per key).
+            usable = [
+                key for key in keys
+                if db.execute(
+                    "SELECT COUNT(*) FROM (SELECT 1 FROM edges WHERE tenant=? AND rel='MENTIONS' "
+                    "AND dst=? LIMIT ?)", (scope.tenant, key, self.max_fanout + 1),
+                ).fetchone()[0] <= self.max_fanout
+            ]
+            if not usable:
+                return []
             where, params = scope_sql("d", scope)
             seeds = db.execute(
                 "SELECT d.id, d.payload, COUNT(*) AS matched FROM edges m "
                 "JOIN docs d ON d.tenant = m.tenant AND d.id = m.src "
-                f"WHERE m.tenant = ? AND m.rel = 'MENTIONS' AND m.dst IN ({','.join('?' * len(keys))}) "
+                f"WHERE m.tenant = ? AND m.rel = 'MENTIONS' AND m.dst IN ({','.join('?' * len(usable))}) "
                 f"AND {where} GROUP BY d.id ORDER BY matched DESC, d.ts DESC, d.id ASC LIMIT ?",
-                (scope.tenant, *keys, *params, k),
+                (scope.tenant, *usable, *params, k),
             ).fetchall()
             hits = [Hit(from_payload(json.loads(p)), float(m)) for _, p, m in seeds]
             if hops == 0 or not seeds or len(seeds) >= k:

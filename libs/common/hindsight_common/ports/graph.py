@@ -82,6 +82,11 @@ class GraphStore(Projection):
         ProjectionError.
         """
 
+    #: Entities mentioned by more documents of the tenant than this are too common to
+    #: tell documents apart (like stop words) and are left out of a search; without
+    #: the cut a popular name turns every query into a scan of most of the graph.
+    max_fanout: int = 2000
+
     @abstractmethod
     async def search(
         self, scope: Scope, entities: Sequence[str], k: int, hops: int = 1
