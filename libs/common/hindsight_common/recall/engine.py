@@ -21,8 +21,8 @@ from hindsight_common.recall.presets import DEFAULT_PRESET, Preset, preset
 from hindsight_common.recall.rerank import factors, rerank_score
 from hindsight_common.recall.temporal import parse_time_window, strip_time_expression
 
-# (scope, entity names from the query, depth) -> hits; None when no graph is wired.
-GraphSearch = Callable[[Scope, Sequence[str], int], Awaitable[list[Hit]]]
+# (scope, entity names from the query, depth, hops) -> hits; None when no graph is wired.
+GraphSearch = Callable[[Scope, Sequence[str], int, int], Awaitable[list[Hit]]]
 EntityExtractor = Callable[[str], Sequence[str]]
 
 
@@ -145,7 +145,7 @@ class RecallEngine:
         if "graph" in p.paths and self._graph is not None and self._entities is not None:
             names = list(self._entities(req.query))
             if names:
-                jobs["graph"] = self._graph(req.scope, names, depth)
+                jobs["graph"] = self._graph(req.scope, names, depth, p.graph_hops)
         results = await asyncio.gather(*jobs.values())
         return dict(zip(jobs, results, strict=True))
 

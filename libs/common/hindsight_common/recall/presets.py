@@ -33,6 +33,7 @@ class Preset:
     rerank: RerankWeights = field(default_factory=RerankWeights)
     mmr_lambda: float | None = None  # None: no diversity step
     expand_neighbours: int = 0  # neighbouring turns added per hit (context expansion)
+    graph_hops: int = 0  # 1: also documents sharing an entity or session with a match
 
 
 def _frozen(d: dict[str, float]) -> Mapping[str, float]:
@@ -54,6 +55,7 @@ PRESETS: Mapping[str, Preset] = MappingProxyType({
         rerank=RerankWeights(decay=0.05, confidence=0.5, importance=0.2, trust=0.5),
         mmr_lambda=0.8,
         expand_neighbours=1,
+        graph_hops=1,
     ),
 })
 DEFAULT_PRESET = "balanced"
