@@ -127,7 +127,9 @@ class Settings(BaseSettings):
 
     @property
     def text_path(self) -> Path:
-        return self.projections_dir / "text" / "bm25.sqlite3"
+        # v2: the FTS table gained scope tokens; an older file is left alone and the
+        # projection is rebuilt from the log under the new name.
+        return self.projections_dir / "text" / "bm25.v2.sqlite3"
 
     @property
     def graph_path(self) -> Path:
