@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Literal, TypeVar
 
@@ -80,3 +80,42 @@ def in_transaction(db: sqlite3.Connection, fn: Callable[[sqlite3.Connection], T]
         raise
     db.execute("COMMIT")
     return result
+
+
+class SqliteProjectionTables:
+    """What the embedded SQLite projections share: a ``docs`` table (id, tenant),
+    a ``position`` table, and the reads over them. Mixed into an adapter that sets
+    ``self._sqlite``; the adapter's own schema creates both tables."""
+
+    _sqlite: SqliteDb
+
+    async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        return await self._sqlite.run(fn)
+
+    async def position(self) -> dict[str, int]:
+        rows = await self._run(lambda db: db.execute("SELECT pkey, offset FROM position").fetchall())
+        return {str(k): int(v) for k, v in rows}
+
+    async def count(self, tenant: str) -> int:
+        row = await self._run(
+            lambda db: db.execute("SELECT COUNT(*) FROM docs WHERE tenant=?", (tenant,)).fetchone()
+        )
+        return int(row[0])
+
+    async def ids(self, tenant: str) -> list[str]:
+        rows = await self._run(
+            lambda db: db.execute("SELECT id FROM docs WHERE tenant=? ORDER BY id", (tenant,)).fetchall()
+        )
+        return [str(r[0]) for r in rows]
+
+    async def close(self) -> None:
+        self._sqlite.close()
+
+
+def record_position(db: sqlite3.Connection, position: Mapping[str, int]) -> None:
+    """Keep the highest offset per key (inside the caller's transaction)."""
+    db.executemany(
+        "INSERT INTO position (pkey, offset) VALUES (?,?) ON CONFLICT (pkey) "
+        "DO UPDATE SET offset=MAX(offset, excluded.offset)",
+        list(position.items()),
+    )

@@ -10,18 +10,17 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from hindsight_common.documents import from_payload, to_payload
-from hindsight_common.adapters.sqlite_db import SqliteDb
+from hindsight_common.adapters.sqlite_db import SqliteDb, SqliteProjectionTables, record_position
 from hindsight_common.errors import ProjectionError
 from hindsight_common.ports.log import Position
 from hindsight_common.ports.projection import Browse, Document, Hit, Scope, TextIndex
 from hindsight_common.recall.query_terms import keyword_terms
 
-T = TypeVar("T")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS docs (
@@ -89,13 +88,10 @@ def _scope_sql(scope: Scope) -> tuple[list[str], list[Any]]:
     return where, params
 
 
-class SqliteFtsIndex(TextIndex):
+class SqliteFtsIndex(SqliteProjectionTables, TextIndex):
     def __init__(self, path: Path) -> None:
         self._sqlite = SqliteDb(path, _SCHEMA, what="text index", error=ProjectionError, synchronous="NORMAL")
         self._db = self._sqlite.connection
-
-    async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        return await self._sqlite.run(fn)
 
     async def upsert(self, documents: Sequence[Document], position: Position) -> None:
         rows = [
@@ -122,11 +118,7 @@ class SqliteFtsIndex(TextIndex):
                         "INSERT INTO fts (rowid, body, scope) VALUES (?,?,?)",
                         (rowid, body, scope),
                     )
-                db.executemany(
-                    "INSERT INTO position (pkey, offset) VALUES (?,?) ON CONFLICT (pkey) "
-                    "DO UPDATE SET offset=MAX(offset, excluded.offset)",
-                    list(position.items()),
-                )
+                record_position(db, position)
                 db.execute("COMMIT")
             except BaseException:
                 if db.in_transaction:
@@ -189,22 +181,3 @@ class SqliteFtsIndex(TextIndex):
         )
         found = {str(i): from_payload(json.loads(p)) for i, p in rows}
         return [found[i] for i in wanted if i in found]
-
-    async def position(self) -> Position:
-        rows = await self._run(lambda db: db.execute("SELECT pkey, offset FROM position").fetchall())
-        return {str(k): int(v) for k, v in rows}
-
-    async def count(self, tenant: str) -> int:
-        row = await self._run(
-            lambda db: db.execute("SELECT COUNT(*) FROM docs WHERE tenant=?", (tenant,)).fetchone()
-        )
-        return int(row[0])
-
-    async def ids(self, tenant: str) -> list[str]:
-        rows = await self._run(
-            lambda db: db.execute("SELECT id FROM docs WHERE tenant=? ORDER BY id", (tenant,)).fetchall()
-        )
-        return [str(r[0]) for r in rows]
-
-    async def close(self) -> None:
-        self._sqlite.close()

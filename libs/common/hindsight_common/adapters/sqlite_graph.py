@@ -19,19 +19,18 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from hindsight_common.documents import from_payload, to_payload
-from hindsight_common.adapters.sqlite_db import SqliteDb
+from hindsight_common.adapters.sqlite_db import SqliteDb, SqliteProjectionTables, record_position
 from hindsight_common.errors import ProjectionError
 from hindsight_common.graph.entities import entity_key, entity_keys
 from hindsight_common.ports.graph import GraphItem, GraphLinks, GraphStore, check_hops, hop_score
 from hindsight_common.ports.log import Position
 from hindsight_common.ports.projection import Hit, Scope
 
-T = TypeVar("T")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS docs (
@@ -95,13 +94,10 @@ def scope_sql(alias: str, scope: Scope) -> tuple[str, list[Any]]:
     return " AND ".join(where), params
 
 
-class SqliteGraph(GraphStore):
+class SqliteGraph(SqliteProjectionTables, GraphStore):
     def __init__(self, path: Path) -> None:
         self._sqlite = SqliteDb(path, _SCHEMA, what="graph store", error=ProjectionError, synchronous="NORMAL")
         self._db = self._sqlite.connection
-
-    async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        return await self._sqlite.run(fn)
 
     async def upsert(self, items: Sequence[GraphItem], position: Position) -> None:
         def tx(db: sqlite3.Connection) -> None:
@@ -109,11 +105,7 @@ class SqliteGraph(GraphStore):
             try:
                 for item in items:
                     _write(db, item)
-                db.executemany(
-                    "INSERT INTO position (pkey, offset) VALUES (?,?) ON CONFLICT (pkey) "
-                    "DO UPDATE SET offset=MAX(offset, excluded.offset)",
-                    list(position.items()),
-                )
+                record_position(db, position)
                 db.execute("COMMIT")
             except BaseException:
                 if db.in_transaction:
@@ -199,24 +191,6 @@ class SqliteGraph(GraphStore):
 
         return await self._run(query)
 
-    async def position(self) -> Position:
-        rows = await self._run(lambda db: db.execute("SELECT pkey, offset FROM position").fetchall())
-        return {str(k): int(v) for k, v in rows}
-
-    async def count(self, tenant: str) -> int:
-        row = await self._run(
-            lambda db: db.execute("SELECT COUNT(*) FROM docs WHERE tenant=?", (tenant,)).fetchone()
-        )
-        return int(row[0])
-
-    async def ids(self, tenant: str) -> list[str]:
-        rows = await self._run(
-            lambda db: db.execute("SELECT id FROM docs WHERE tenant=? ORDER BY id", (tenant,)).fetchall()
-        )
-        return [str(r[0]) for r in rows]
-
-    async def close(self) -> None:
-        self._sqlite.close()
 
 
 def _write(db: sqlite3.Connection, item: GraphItem) -> None:
