@@ -28,18 +28,28 @@ TENANT = "recall-bench"
 USERS = 50
 
 
+MARKER = "bench-recall-loaded.json"  # in a kept data directory: how many synthetic turns it holds
+
+
 @asynccontextmanager
-async def _client(url: str | None) -> AsyncIterator[httpx.AsyncClient]:
+async def _client(url: str | None, data_dir: Path | None) -> AsyncIterator[httpx.AsyncClient]:
     if url:
         async with httpx.AsyncClient(base_url=url, timeout=120) as client:
             yield client
         return
     with tempfile.TemporaryDirectory(prefix="hindsight-bench-") as tmp:
-        app = create_app(Settings(data_dir=Path(tmp)))
+        app = create_app(Settings(data_dir=data_dir or Path(tmp)))
         async with app.router.lifespan_context(app):
             async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://bench",
                                          timeout=120) as client:
                 yield client
+
+
+def _already_loaded(data_dir: Path | None) -> int:
+    """Turns a kept data directory already holds (the synthetic stream is deterministic)."""
+    if data_dir is None or not (data_dir / MARKER).exists():
+        return 0
+    return int(json.loads((data_dir / MARKER).read_text())["turns"])
 
 
 async def _wait_caught_up(client: httpx.AsyncClient, timeout_s: float) -> None:
@@ -52,16 +62,22 @@ async def _wait_caught_up(client: httpx.AsyncClient, timeout_s: float) -> None:
 
 
 async def run_recall_bench(sizes: Sequence[int], presets: Sequence[str], queries: int,
-                           url: str | None = None) -> list[dict[str, Any]]:
+                           url: str | None = None, data_dir: Path | None = None) -> list[dict[str, Any]]:
+    """Latency rows per (size, preset). ``data_dir`` (embedded only) keeps the loaded
+    corpus between runs: a later run loads only the turns it lacks (load_s then
+    covers just those)."""
     results = []
-    loaded = 0
-    async with _client(url) as client:
+    loaded = _already_loaded(data_dir)
+    if data_dir is not None:
+        data_dir.mkdir(parents=True, exist_ok=True)
+    async with _client(url, data_dir) as client:
         for size in sorted(sizes):
             started = time.perf_counter()
             batch: list[dict[str, Any]] = []
+            skip = loaded
             for t in synthetic.turns(size):
-                if loaded > 0:
-                    loaded -= 1  # already loaded by a smaller size
+                if skip > 0:
+                    skip -= 1  # already loaded by a smaller size or an earlier run
                     continue
                 batch.append({"tenant": TENANT, "user": t.user, "session": t.session, "speaker": t.speaker,
                               "content": t.content, "occurred_at": t.occurred_at.isoformat()})
@@ -72,7 +88,9 @@ async def run_recall_bench(sizes: Sequence[int], presets: Sequence[str], queries
                 (await client.post("/v1/interactions", json={"interactions": batch})).raise_for_status()
             await _wait_caught_up(client, timeout_s=6 * 3600)
             load_s = time.perf_counter() - started
-            loaded = size
+            loaded = max(loaded, size)
+            if data_dir is not None:
+                (data_dir / MARKER).write_text(json.dumps({"turns": loaded}))
             for name in presets:
                 latencies = []
                 for i, q in enumerate(synthetic.questions(queries)):

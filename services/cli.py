@@ -68,6 +68,8 @@ def _parser() -> argparse.ArgumentParser:
     rcb.add_argument("--presets", default="fast,balanced,thorough")
     rcb.add_argument("--queries", type=int, default=200)
     rcb.add_argument("--url", default=None, help="a running gateway (cluster); default: embedded in-process")
+    rcb.add_argument("--data-dir", type=Path, default=None,
+                     help="embedded: keep the loaded corpus here and reuse it in later runs")
     rcb.add_argument("--json", action="store_true")
     rb = bsub.add_parser("reflect", help="offline reflector precision/recall on the labelled sets")
     rb.add_argument("--json", action="store_true")
@@ -208,7 +210,9 @@ async def _bench_recall(args: argparse.Namespace) -> int:
     from hindsight_services.bench_recall import preset_names, print_recall_bench, run_recall_bench
 
     sizes = [int(n) for n in args.n.split(",") if n.strip()]
-    rows = await run_recall_bench(sizes, preset_names(args.presets), args.queries, args.url)
+    if args.url and args.data_dir:
+        raise SystemExit("hindsight: --data-dir applies to the embedded bench, not with --url")
+    rows = await run_recall_bench(sizes, preset_names(args.presets), args.queries, args.url, args.data_dir)
     print_recall_bench(rows, "gateway at " + args.url if args.url else "embedded", args.json)
     return 0
 

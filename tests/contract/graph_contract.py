@@ -216,8 +216,27 @@ class GraphContract:
         graph.max_fanout = 100
         assert len(await graph.search(Scope(tenant="fan"), ["Ann"], 10, hops=0)) == 4
 
+    async def test_one_hop_skips_entities_and_sessions_too_common_to_discriminate(
+        self, graph: GraphStore
+    ) -> None:
+        # Entity hub: 0-3 each in a session of their own, all mention Ann; 3 also Porto.
+        # Session hub: 4-7 share one session; only 7 mentions Lisbon.
+        docs = [_fanout_doc(i, session=f"own{i}" if i < 4 else "big") for i in range(8)]
+        names = [("Ann",)] * 3 + [("Ann", "Porto")] + [()] * 3 + [("Lisbon",)]
+        await graph.upsert([GraphItem(d, n) for d, n in zip(docs, names, strict=True)], {"s#0": 8})
+        scope = Scope(tenant="fan")
+        graph.max_fanout = 3  # Ann (4 documents) and the shared session (4) are hubs
+        assert [h.document.id for h in await graph.search(scope, ["Porto"], 10, hops=1)] == [docs[3].id]
+        assert [h.document.id for h in await graph.search(scope, ["Lisbon"], 10, hops=1)] == [docs[7].id]
+        graph.max_fanout = 100
+        via_ann = await graph.search(scope, ["Porto"], 10, hops=1)
+        assert [h.document.id for h in via_ann] == [docs[3].id, docs[2].id, docs[1].id, docs[0].id]
+        via_session = await graph.search(scope, ["Lisbon"], 10, hops=1)
+        assert [h.document.id for h in via_session] == [docs[7].id, docs[6].id, docs[5].id, docs[4].id]
+        assert all(h.score == hop_score(1, 1) for h in via_ann[1:] + via_session[1:])
 
-def _fanout_doc(i: int) -> Document:
-    return Document(id=f"00000000-0000-0000-0000-00000000000{i}", tenant="fan", user="u", session="s",
+
+def _fanout_doc(i: int, session: str = "s") -> Document:
+    return Document(id=f"00000000-0000-0000-0000-00000000000{i}", tenant="fan", user="u", session=session,
                     type="episodic", speaker="x", role="user", content=f"doc {i}",
                     occurred_at=datetime(2024, 1, 1, i, tzinfo=UTC))

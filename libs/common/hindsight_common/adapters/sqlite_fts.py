@@ -35,6 +35,8 @@ CREATE TABLE IF NOT EXISTS docs (
     payload TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS docs_scope ON docs (tenant, user, session);
+-- Newest first inside a user (recall's recency path, browsing): no sort of every doc.
+CREATE INDEX IF NOT EXISTS docs_recent ON docs (tenant, user, ts);
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(body, scope, tokenize = 'porter unicode61');
 CREATE TABLE IF NOT EXISTS position (pkey TEXT PRIMARY KEY, offset INTEGER NOT NULL);
 """

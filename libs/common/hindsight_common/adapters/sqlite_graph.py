@@ -124,13 +124,7 @@ class SqliteGraph(SqliteProjectionTables, GraphStore):
 
         def query(db: sqlite3.Connection) -> list[Hit]:
             # Drop entities too common to discriminate (an index-only count per key).
-            usable = [
-                key for key in keys
-                if db.execute(
-                    "SELECT COUNT(*) FROM (SELECT 1 FROM edges WHERE tenant=? AND rel='MENTIONS' "
-                    "AND dst=? LIMIT ?)", (scope.tenant, key, self.max_fanout + 1),
-                ).fetchone()[0] <= self.max_fanout
-            ]
+            usable = [key for key in keys if self._discriminates(db, scope.tenant, "MENTIONS", key)]
             if not usable:
                 return []
             where, params = scope_sql("d", scope)
@@ -144,19 +138,31 @@ class SqliteGraph(SqliteProjectionTables, GraphStore):
             hits = [Hit(from_payload(json.loads(p)), float(m)) for _, p, m in seeds]
             if hops == 0 or not seeds or len(seeds) >= k:
                 return hits
-            n_where, n_params = scope_sql("n", scope)
-            values = ",".join("(?,?)" for _ in seeds)
-            seed_params = [v for i, _, m in seeds for v in (i, m)]
             rels = ",".join("?" * len(_HOP_EDGES))
+            # The entities and sessions the matches link to, best match per hub; hubs
+            # linked to more than max_fanout documents are left out, as in the match.
+            hubs: dict[tuple[str, str], int] = {}
+            for doc_id, _, matched in seeds:
+                for rel, dst in db.execute(
+                    f"SELECT rel, dst FROM edges WHERE tenant = ? AND rel IN ({rels}) AND src = ?",
+                    (scope.tenant, *_HOP_EDGES, doc_id),
+                ):
+                    hubs[(rel, dst)] = max(hubs.get((rel, dst), 0), int(matched))
+            kept = [(rel, dst, best) for (rel, dst), best in hubs.items()
+                    if self._discriminates(db, scope.tenant, rel, dst)]
+            if not kept:
+                return hits
+            n_where, n_params = scope_sql("n", scope)
+            values = ",".join("(?,?,?)" for _ in kept)
+            seed_ids = [i for i, _, _ in seeds]
             rows = db.execute(
-                f"WITH seed(id, matched) AS (VALUES {values}) "
-                "SELECT n.payload, MAX(seed.matched) AS best, n.ts, n.id FROM seed "
-                f"JOIN edges a ON a.tenant = ? AND a.rel IN ({rels}) AND a.src = seed.id "
-                "JOIN edges b ON b.tenant = a.tenant AND b.rel = a.rel AND b.dst = a.dst "
+                f"WITH hub(rel, dst, best) AS (VALUES {values}) "
+                "SELECT n.payload, MAX(hub.best) AS best, n.ts, n.id FROM hub "
+                "JOIN edges b ON b.tenant = ? AND b.rel = hub.rel AND b.dst = hub.dst "
                 "JOIN docs n ON n.tenant = b.tenant AND n.id = b.src "
-                f"WHERE {n_where} AND n.id NOT IN (SELECT id FROM seed) "
+                f"WHERE {n_where} AND n.id NOT IN ({','.join('?' * len(seed_ids))}) "
                 "GROUP BY n.id ORDER BY best DESC, n.ts DESC, n.id ASC LIMIT ?",
-                (*seed_params, scope.tenant, *_HOP_EDGES, *n_params, k - len(seeds)),
+                (*[v for h in kept for v in h], scope.tenant, *n_params, *seed_ids, k - len(seeds)),
             ).fetchall()
             return hits + [
                 Hit(from_payload(json.loads(p)), hop_score(int(best), len(keys)))
@@ -164,6 +170,15 @@ class SqliteGraph(SqliteProjectionTables, GraphStore):
             ]
 
         return await self._run(query)
+
+    def _discriminates(self, db: sqlite3.Connection, tenant: str, rel: str, dst: str) -> bool:
+        """Whether at most ``max_fanout`` documents link to ``dst`` (an index-only count
+        that stops one past the limit)."""
+        count = db.execute(
+            "SELECT COUNT(*) FROM (SELECT 1 FROM edges WHERE tenant=? AND rel=? AND dst=? LIMIT ?)",
+            (tenant, rel, dst, self.max_fanout + 1),
+        ).fetchone()[0]
+        return bool(count <= self.max_fanout)
 
     async def entities_of(self, tenant: str, doc_id: str) -> tuple[str, ...]:
         rows = await self._run(

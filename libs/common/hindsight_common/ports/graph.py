@@ -84,7 +84,8 @@ class GraphStore(Projection):
 
     #: Entities mentioned by more documents of the tenant than this are too common to
     #: tell documents apart (like stop words) and are left out of a search; without
-    #: the cut a popular name turns every query into a scan of most of the graph.
+    #: the cut a popular name turns every query into a scan of most of the graph. The
+    #: one-hop expansion likewise skips entities and sessions linked to more documents.
     max_fanout: int = 2000
 
     @abstractmethod

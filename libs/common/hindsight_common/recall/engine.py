@@ -8,7 +8,7 @@ weighted comes from a preset (``presets.py``).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 
@@ -21,7 +21,10 @@ from hindsight_common.recall.presets import DEFAULT_PRESET, Preset, preset
 from hindsight_common.recall.rerank import factors, rerank_score
 from hindsight_common.recall.temporal import parse_time_window, strip_time_expression
 
+# (tenant, document ids) -> times recall returned each (ids never returned are absent).
+AccessLookup = Callable[[str, Sequence[str]], Awaitable[Mapping[str, int]]]
 # (scope, entity names from the query, depth, hops) -> hits; None when no graph is wired.
+PATH_ORDER = ("vector", "bm25", "temporal", "recency", "graph")
 GraphSearch = Callable[[Scope, Sequence[str], int, int], Awaitable[list[Hit]]]
 EntityExtractor = Callable[[str], Sequence[str]]
 
@@ -75,6 +78,7 @@ class RecallEngine:
         graph: GraphSearch | None = None,
         entities: EntityExtractor | None = None,
         count_tokens: Callable[[str], int] | None = None,
+        accesses: AccessLookup | None = None,
     ) -> None:
         self._embedder = embedder
         self._vectors = vectors
@@ -83,6 +87,7 @@ class RecallEngine:
         self._graph = graph
         self._entities = entities
         self._count = count_tokens or (lambda s: max(1, len(s) // 4))
+        self._accesses = accesses
 
     async def recall(self, req: RecallRequest) -> list[RecallItem]:
         p = preset(req.preset)
@@ -102,13 +107,12 @@ class RecallEngine:
             {path: [h.document.id for h in hits] for path, hits in by_path.items()},
             p.paths, self._settings.rrf_k,
         )
+        candidates = [(docs[doc_id], score) for doc_id, score in fused if _passes(docs[doc_id], req)]
+        accesses = await self._access_counts(req.scope.tenant, p, [d.id for d, _ in candidates])
         items = []
-        for doc_id, fused_score in fused:
-            doc = docs[doc_id]
-            if not _passes(doc, req):
-                continue
-            f = factors(doc, reference, p.rerank.half_life_days)
-            items.append(RecallItem(doc, rerank_score(fused_score, f, p.rerank), per_doc[doc_id],
+        for doc, fused_score in candidates:
+            f = factors(doc, reference, p.rerank.half_life_days, accesses.get(doc.id, 0))
+            items.append(RecallItem(doc, rerank_score(fused_score, f, p.rerank), per_doc[doc.id],
                                     fused_score, f.as_dict()))
         items.sort(key=lambda i: -i.score)
         if p.mmr_lambda is not None and len(items) > req.k:
@@ -125,29 +129,45 @@ class RecallEngine:
         self, req: RecallRequest, p: Preset, depth: int, reference: datetime
     ) -> dict[str, list[Hit]]:
         window = parse_time_window(req.query, reference) if "temporal" in p.paths else None
-        texts = [req.query]
-        if window is not None:
-            texts.append(strip_time_expression(req.query, window) or req.query)
-        vectors_needed = "vector" in p.paths or window is not None
-        embedded = await self._embedder.embed(texts) if vectors_needed else []
-
-        jobs: dict[str, Awaitable[list[Hit]]] = {}
-        if "vector" in p.paths:
-            jobs["vector"] = self._vectors.search(req.scope, embedded[0], depth)
+        # Paths that need no query vector start first, so their index work overlaps
+        # the embedding (a few ms of CPU that the indexes' threads need not wait for).
+        jobs: dict[str, asyncio.Future[list[Hit]]] = {}
         if "bm25" in p.paths:
-            jobs["bm25"] = self._text.search(req.scope, req.query, depth)
-        if window is not None:
-            since = max(window.start, req.scope.since) if req.scope.since else window.start
-            until = min(window.end, req.scope.until) if req.scope.until else window.end
-            jobs["temporal"] = self._vectors.search(replace(req.scope, since=since, until=until), embedded[1], depth)
+            jobs["bm25"] = asyncio.ensure_future(self._text.search(req.scope, req.query, depth))
         if "recency" in p.paths:
-            jobs["recency"] = self._recent(req.scope, depth)
+            jobs["recency"] = asyncio.ensure_future(self._recent(req.scope, depth))
         if "graph" in p.paths and self._graph is not None and self._entities is not None:
             names = list(self._entities(req.query))
             if names:
-                jobs["graph"] = self._graph(req.scope, names, depth, p.graph_hops)
-        results = await asyncio.gather(*jobs.values())
-        return dict(zip(jobs, results, strict=True))
+                jobs["graph"] = asyncio.ensure_future(self._graph(req.scope, names, depth, p.graph_hops))
+        try:
+            texts = [req.query]
+            if window is not None:
+                texts.append(strip_time_expression(req.query, window) or req.query)
+            if "vector" in p.paths or window is not None:
+                embedded = await self._embedder.embed(texts)
+                if "vector" in p.paths:
+                    jobs["vector"] = asyncio.ensure_future(self._vectors.search(req.scope, embedded[0], depth))
+                if window is not None:
+                    since = max(window.start, req.scope.since) if req.scope.since else window.start
+                    until = min(window.end, req.scope.until) if req.scope.until else window.end
+                    jobs["temporal"] = asyncio.ensure_future(
+                        self._vectors.search(replace(req.scope, since=since, until=until), embedded[1], depth))
+            results = await asyncio.gather(*jobs.values())
+        except BaseException:
+            for job in jobs.values():  # one path failed (or we were cancelled): stop the rest
+                job.cancel()
+            await asyncio.gather(*jobs.values(), return_exceptions=True)
+            raise
+        done = dict(zip(jobs, results, strict=True))
+        # A fixed path order, so fusion's ties break the same way whatever finished first.
+        return {path: done[path] for path in PATH_ORDER if path in done}
+
+    async def _access_counts(self, tenant: str, p: Preset, ids: list[str]) -> Mapping[str, int]:
+        """How often recall returned each candidate (one read), when the preset weighs it."""
+        if p.rerank.access <= 0 or self._accesses is None or not ids:
+            return {}
+        return await self._accesses(tenant, ids)
 
     async def _recent(self, scope: Scope, depth: int) -> list[Hit]:
         docs = await self._text.browse(Browse(scope, limit=depth))
