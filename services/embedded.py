@@ -21,6 +21,7 @@ from fastapi.responses import JSONResponse
 from hindsight_common.consumer import Consumer, supervise
 from hindsight_common.errors import ConfigurationError
 from hindsight_common.factory import (
+    make_access_counts,
     make_embedder,
     make_graph_store,
     make_log,
@@ -29,12 +30,14 @@ from hindsight_common.factory import (
     make_text_index,
     make_vector_index,
 )
+from hindsight_common.ports.access import AccessCounts
 from hindsight_common.ports.embedder import Embedder
 from hindsight_common.ports.log import EventLog
 from hindsight_common.graph import extract_entities
 from hindsight_common.ports.graph import GraphStore
 from hindsight_common.ports.projection import TextIndex, VectorIndex
 from hindsight_common.ports.reflect_state import ReflectState
+from hindsight_common.recall.access import AccessRecorder, access_lookup
 from hindsight_common.recall.engine import RecallEngine, RecallSettings
 from hindsight_common.settings import Settings
 from hindsight_common.tokens import count_tokens
@@ -95,6 +98,8 @@ class EmbeddedRuntime:
         self.text: TextIndex
         self.graph: GraphStore
         self.reflect_state: ReflectState
+        self.access_counts: AccessCounts
+        self.access_recorder: AccessRecorder
         self.consumers: list[Consumer] = []
         self.query: Query
 
@@ -107,13 +112,15 @@ class EmbeddedRuntime:
         self.text = make_text_index(self.settings)
         self.graph = make_graph_store(self.settings)
         self.reflect_state = make_reflect_state(self.settings)
+        self.access_counts = make_access_counts(self.settings)
+        self.access_recorder = AccessRecorder(self.log, self.settings.access_flush_s)
         self.consumers = [
             embed_wiring.consumer(self.log, self.embedder, self.vectors, self.settings),
             project_wiring.consumer(self.log, self.text, self.settings, graph=self.graph),
             reflect_wiring.consumer(
                 self.log, self.reflect_state, make_reflector(self.settings), self.settings
             ),
-            consolidate_wiring.consumer(self.log, self.settings),
+            consolidate_wiring.consumer(self.log, self.settings, self.access_counts),
         ]
         self.query = Query(
             RecallEngine(
@@ -124,10 +131,13 @@ class EmbeddedRuntime:
                 count_tokens=count_tokens,
                 graph=self.graph.search,
                 entities=extract_entities,
+                accesses=access_lookup(self.access_counts),
             ),
             self.settings,
             self.text,
+            accesses=self.access_recorder,
         )
+        self.access_recorder.start()
         self._tasks = [
             asyncio.create_task(supervise(c, self._stop), name=f"consumer:{c.group}")
             for c in self.consumers
@@ -170,6 +180,7 @@ class EmbeddedRuntime:
             await asyncio.sleep(0.05)
 
     async def stop(self) -> None:
+        await self.access_recorder.stop()  # flushes: a clean stop loses no counts
         self._stop.set()
         for t in self._tasks:
             try:
@@ -177,7 +188,8 @@ class EmbeddedRuntime:
             except TimeoutError:
                 t.cancel()
         for closer in (
-            self.vectors.close, self.text.close, self.graph.close, self.reflect_state.close, self.log.close
+            self.vectors.close, self.text.close, self.graph.close, self.reflect_state.close,
+            self.access_counts.close, self.log.close,
         ):
             await closer()
         if self._lock is not None:

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ValidationError
 
 from hindsight_common.errors import (
     AuthError,
+    Forbidden,
     HindsightError,
     IdempotencyConflict,
     InvalidInput,
@@ -87,6 +88,8 @@ def _status(e: HindsightError) -> tuple[int, str]:
         return 422, "invalid_request"
     if isinstance(e, NotFound):
         return 404, "not_found"
+    if isinstance(e, Forbidden):
+        return 403, "forbidden"
     if isinstance(e, AuthError):
         return 401, "unauthorized"
     if isinstance(e, (PersistenceError, ProjectionError, ProviderError)):
@@ -100,7 +103,7 @@ def install_error_handlers(app: FastAPI) -> None:
         status, code = _status(e)
         if status >= 500:
             log.error("request failed: %s: %s", type(e).__name__, e)
-        problems = e.problems if isinstance(e, InvalidInput) else []
+        problems = e.problems if isinstance(e, (InvalidInput, Forbidden)) else []
         return JSONResponse(error_body(code, str(e), problems), status_code=status)
 
     @app.exception_handler(RequestValidationError)

@@ -22,6 +22,7 @@ from fastapi.responses import JSONResponse
 from hindsight_common.consumer import Consumer, supervise
 from hindsight_common.errors import ConfigurationError
 from hindsight_common.factory import (
+    make_access_counts,
     make_embedder,
     make_graph_store,
     make_log,
@@ -33,6 +34,7 @@ from hindsight_common.factory import (
 from hindsight_common.graph import extract_entities
 from hindsight_common.ports.log import EventLog, Position
 from hindsight_common.ports.projection import Projection
+from hindsight_common.recall.access import AccessRecorder, access_lookup
 from hindsight_common.recall.engine import RecallEngine, RecallSettings
 from hindsight_common.settings import Settings
 from hindsight_common.tokens import count_tokens
@@ -181,18 +183,25 @@ async def _start(
         closers.append(state.close)
         return reflect_wiring.consumer(event_log, state, make_reflector(settings), settings)
     if service == "consolidate":
-        return consolidate_wiring.consumer(event_log, settings)
+        accesses = make_access_counts(settings)
+        closers.append(accesses.close)
+        return consolidate_wiring.consumer(event_log, settings, accesses)
     if service == "query":
         embedder = make_embedder(settings)
         await embedder.embed(["warm up"])
         vectors = make_vector_index(settings, embedder.dim)
         text = make_text_index(settings)
         graph = make_graph_store(settings)
-        closers += [vectors.close, text.close, graph.close]
+        access_counts = make_access_counts(settings)  # read only: consolidate writes them
+        # Closers run in reverse: the recorder's last flush goes out before the log closes.
+        recorder = AccessRecorder(event_log, settings.access_flush_s)
+        closers += [vectors.close, text.close, graph.close, access_counts.close, recorder.stop]
         engine = RecallEngine(
             embedder, vectors, text, RecallSettings(candidates=settings.recall_candidates),
             count_tokens=count_tokens, graph=graph.search, entities=extract_entities,
+            accesses=access_lookup(access_counts),
         )
-        parts["query"] = Query(engine, settings, text)
+        parts["query"] = Query(engine, settings, text, accesses=recorder)
+        recorder.start()
         parts["projections"] = {"vector": vectors, "text": text, "graph": graph}
     return None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from hindsight_common.documents import document_from_record
+from hindsight_common.documents import documents_of
 from hindsight_common.ports.embedder import Embedder
 from hindsight_common.ports.log import LogRecord, Position
 from hindsight_common.ports.projection import Embedded, VectorIndex
@@ -16,7 +16,9 @@ class Embed:
         self._index = index
 
     async def handle(self, records: Sequence[LogRecord], position: Position) -> None:
-        """Idempotent: a redelivered event overwrites its own point (same id)."""
-        docs = [d for d in map(document_from_record, records) if d is not None]
+        """Idempotent: a redelivered event overwrites its own point (same id). A forgotten
+        memory keeps its content (re-typed "forgotten", see ``documents_of``), looked up
+        in this index."""
+        docs = [d for _, d in await documents_of(records, self._index.get)]
         vectors = await self._embedder.embed([d.search_text for d in docs])
         await self._index.upsert([Embedded(d, v) for d, v in zip(docs, vectors, strict=True)], position)

@@ -24,7 +24,9 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError
 
 from hindsight_common.api import (
     AppendedOut,
+    BrowseType,
     ForgetIn,
+    Include,
     IngestRequest,
     IngestResponse,
     MemoryDetailOut,
@@ -71,12 +73,13 @@ class ListMemoriesParams(BaseModel):
     tenant: str | None = Field(None, max_length=200)
     user: str | None = Field(None, max_length=200)
     session: str | None = Field(None, max_length=200)
-    types: list[str] = Field(default_factory=lambda: ["semantic"])
+    types: list[BrowseType] = Field(default_factory=lambda: list[BrowseType](["semantic"]))
     kinds: list[str] = Field(default_factory=list)
     keys: list[str] = Field(default_factory=list)
     tags: list[str] = Field(default_factory=list)
     limit: int = Field(50, ge=1, le=500)
     offset: int = Field(0, ge=0)
+    include: list[Include] = Field(default_factory=list)
 
 
 class SessionParams(BaseModel):
@@ -148,7 +151,7 @@ def recall_in(msg: pb.RecallRequest) -> RecallIn:
         **present(msg, "tenant", "user", "session", "agent", "k", "since", "until", "preset",
                   "reference_time", "budget_tokens"),
     }
-    for name in ("types", "kinds", "keys", "tags"):
+    for name in ("types", "kinds", "keys", "tags", "include"):
         if values := list(getattr(msg, name)):
             data[name] = values
     return validate(RecallIn, data)
@@ -197,7 +200,7 @@ def forget_in(msg: pb.ForgetRequest) -> ForgetIn:
 
 def list_memories_params(msg: pb.ListMemoriesRequest) -> ListMemoriesParams:
     data = present(msg, "tenant", "user", "session", "limit", "offset")
-    for name in ("types", "kinds", "keys", "tags"):
+    for name in ("types", "kinds", "keys", "tags", "include"):
         if values := list(getattr(msg, name)):
             data[name] = values
     return validate(ListMemoriesParams, data)

@@ -27,7 +27,7 @@ class AppendedEvent(_message.Message):
     def __init__(self, event_id: _Optional[str] = ..., offset: _Optional[int] = ...) -> None: ...
 
 class RecallRequest(_message.Message):
-    __slots__ = ("tenant", "user", "session", "agent", "query", "k", "types", "since", "until", "preset", "reference_time", "kinds", "keys", "tags", "budget_tokens", "explain")
+    __slots__ = ("tenant", "user", "session", "agent", "query", "k", "types", "since", "until", "preset", "reference_time", "kinds", "keys", "tags", "budget_tokens", "explain", "include")
     TENANT_FIELD_NUMBER: _ClassVar[int]
     USER_FIELD_NUMBER: _ClassVar[int]
     SESSION_FIELD_NUMBER: _ClassVar[int]
@@ -44,6 +44,7 @@ class RecallRequest(_message.Message):
     TAGS_FIELD_NUMBER: _ClassVar[int]
     BUDGET_TOKENS_FIELD_NUMBER: _ClassVar[int]
     EXPLAIN_FIELD_NUMBER: _ClassVar[int]
+    INCLUDE_FIELD_NUMBER: _ClassVar[int]
     tenant: str
     user: str
     session: str
@@ -60,7 +61,8 @@ class RecallRequest(_message.Message):
     tags: _containers.RepeatedScalarFieldContainer[str]
     budget_tokens: int
     explain: bool
-    def __init__(self, tenant: _Optional[str] = ..., user: _Optional[str] = ..., session: _Optional[str] = ..., agent: _Optional[str] = ..., query: _Optional[str] = ..., k: _Optional[int] = ..., types: _Optional[_Iterable[str]] = ..., since: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., until: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., preset: _Optional[str] = ..., reference_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., kinds: _Optional[_Iterable[str]] = ..., keys: _Optional[_Iterable[str]] = ..., tags: _Optional[_Iterable[str]] = ..., budget_tokens: _Optional[int] = ..., explain: _Optional[bool] = ...) -> None: ...
+    include: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, tenant: _Optional[str] = ..., user: _Optional[str] = ..., session: _Optional[str] = ..., agent: _Optional[str] = ..., query: _Optional[str] = ..., k: _Optional[int] = ..., types: _Optional[_Iterable[str]] = ..., since: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., until: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., preset: _Optional[str] = ..., reference_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., kinds: _Optional[_Iterable[str]] = ..., keys: _Optional[_Iterable[str]] = ..., tags: _Optional[_Iterable[str]] = ..., budget_tokens: _Optional[int] = ..., explain: _Optional[bool] = ..., include: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class RecallItem(_message.Message):
     __slots__ = ("id", "type", "kind", "key", "confidence", "tags", "content", "speaker", "role", "session", "user", "occurred_at", "score", "scores", "ranks", "provenance", "context_for", "explain")
@@ -277,7 +279,7 @@ class ForgetResponse(_message.Message):
     def __init__(self, event: _Optional[_Union[AppendedEvent, _Mapping]] = ...) -> None: ...
 
 class ListMemoriesRequest(_message.Message):
-    __slots__ = ("tenant", "user", "session", "types", "kinds", "keys", "tags", "limit", "offset")
+    __slots__ = ("tenant", "user", "session", "types", "kinds", "keys", "tags", "limit", "offset", "include")
     TENANT_FIELD_NUMBER: _ClassVar[int]
     USER_FIELD_NUMBER: _ClassVar[int]
     SESSION_FIELD_NUMBER: _ClassVar[int]
@@ -287,6 +289,7 @@ class ListMemoriesRequest(_message.Message):
     TAGS_FIELD_NUMBER: _ClassVar[int]
     LIMIT_FIELD_NUMBER: _ClassVar[int]
     OFFSET_FIELD_NUMBER: _ClassVar[int]
+    INCLUDE_FIELD_NUMBER: _ClassVar[int]
     tenant: str
     user: str
     session: str
@@ -296,7 +299,8 @@ class ListMemoriesRequest(_message.Message):
     tags: _containers.RepeatedScalarFieldContainer[str]
     limit: int
     offset: int
-    def __init__(self, tenant: _Optional[str] = ..., user: _Optional[str] = ..., session: _Optional[str] = ..., types: _Optional[_Iterable[str]] = ..., kinds: _Optional[_Iterable[str]] = ..., keys: _Optional[_Iterable[str]] = ..., tags: _Optional[_Iterable[str]] = ..., limit: _Optional[int] = ..., offset: _Optional[int] = ...) -> None: ...
+    include: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, tenant: _Optional[str] = ..., user: _Optional[str] = ..., session: _Optional[str] = ..., types: _Optional[_Iterable[str]] = ..., kinds: _Optional[_Iterable[str]] = ..., keys: _Optional[_Iterable[str]] = ..., tags: _Optional[_Iterable[str]] = ..., limit: _Optional[int] = ..., offset: _Optional[int] = ..., include: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class Memory(_message.Message):
     __slots__ = ("id", "type", "kind", "key", "confidence", "tags", "content", "speaker", "session", "user", "occurred_at", "provenance")

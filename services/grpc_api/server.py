@@ -10,6 +10,9 @@ the answer back into a message. Errors become gRPC statuses with details:
                                             the problems as JSON
     IdempotencyConflict   ALREADY_EXISTS
     NotFound              NOT_FOUND
+    Forbidden             PERMISSION_DENIED details and metadata as INVALID_ARGUMENT's
+                                            (an admin option without the admin token,
+                                            sent as metadata ``authorization: Bearer <token>``)
     AuthError             UNAUTHENTICATED
     PersistenceError,
     ProjectionError,
@@ -34,9 +37,11 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 from pydantic import ValidationError
 
+from hindsight_common.admin import require_admin
 from hindsight_common.errors import (
     AuthError,
     ConfigurationError,
+    Forbidden,
     IdempotencyConflict,
     InvalidInput,
     NotFound,
@@ -51,7 +56,7 @@ from hindsight_services.grpc_api import hindsight_pb2 as pb
 from hindsight_services.grpc_api import hindsight_pb2_grpc as pb_grpc
 from hindsight_services.http import problems_from_pydantic
 from hindsight_services.ingest.handler import Ingest
-from hindsight_services.query.handler import Query
+from hindsight_services.query.handler import Query, scope_types
 
 log = logging.getLogger(__name__)
 
@@ -90,6 +95,8 @@ def failure(e: Exception) -> Failure:
                         problems_from_pydantic(e.errors(), drop_prefix=()))
     if isinstance(e, NotFound):
         return Failure(grpc.StatusCode.NOT_FOUND, str(e))
+    if isinstance(e, Forbidden):
+        return _invalid(grpc.StatusCode.PERMISSION_DENIED, e.message, e.problems)
     if isinstance(e, AuthError):
         return Failure(grpc.StatusCode.UNAUTHENTICATED, str(e))
     if isinstance(e, (PersistenceError, ProjectionError, ProviderError)):
@@ -123,18 +130,30 @@ def idempotency_key(msg: pb.RetainRequest) -> str | None:
 Context = grpc.aio.ServicerContext
 
 
+def authorization(context: Context[Q, R]) -> str | None:
+    """The call's ``authorization`` metadata (as the HTTP header), if any."""
+    for key, value in context.invocation_metadata() or ():
+        if key.lower() == "authorization":
+            return value if isinstance(value, str) else value.decode("utf-8", "replace")
+    return None
+
+
 class HindsightServicer(pb_grpc.HindsightServicer):
     """hindsight.v1.Hindsight: each rpc is the HTTP route's handler call."""
 
-    def __init__(self, query: Callable[[], Query], ingest: Callable[[], Ingest]) -> None:
+    def __init__(self, query: Callable[[], Query], ingest: Callable[[], Ingest], settings: Settings) -> None:
         self._query = query
         self._ingest = ingest
+        self._settings = settings
 
     async def Recall(  # noqa: N802 - the rpc's name
         self, request: pb.RecallRequest, context: Context[pb.RecallRequest, pb.RecallResponse]
     ) -> pb.RecallResponse:
         async def work() -> pb.RecallResponse:
-            return convert.recall_response(await self._query().recall(convert.recall_in(request)))
+            body = convert.recall_in(request)
+            if body.include:
+                require_admin(self._settings, authorization(context), "include")
+            return convert.recall_response(await self._query().recall(body))
 
         return await answer(context, work)
 
@@ -198,9 +217,11 @@ class HindsightServicer(pb_grpc.HindsightServicer):
     ) -> pb.ListMemoriesResponse:
         async def work() -> pb.ListMemoriesResponse:
             p = convert.list_memories_params(request)
+            if p.include:
+                require_admin(self._settings, authorization(context), "include")
             out = await self._query().list_memories(
-                p.tenant, p.user, types=tuple(p.types), session=p.session, kinds=tuple(p.kinds),
-                keys=tuple(p.keys), tags=tuple(p.tags), limit=p.limit, offset=p.offset)
+                p.tenant, p.user, types=scope_types(p.types, p.include), session=p.session,
+                kinds=tuple(p.kinds), keys=tuple(p.keys), tags=tuple(p.tags), limit=p.limit, offset=p.offset)
             return convert.list_memories_response(out)
 
         return await answer(context, work)
@@ -267,7 +288,7 @@ def build_server(
         # silently share it. Without it, a taken port fails here with a clear error.
         ("grpc.so_reuseport", 0),
     ])
-    pb_grpc.add_HindsightServicer_to_server(HindsightServicer(query_getter, ingest_getter), server)
+    pb_grpc.add_HindsightServicer_to_server(HindsightServicer(query_getter, ingest_getter, settings), server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection(

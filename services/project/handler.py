@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from hindsight_common.documents import document_from_record
+from hindsight_common.documents import documents_of
 from hindsight_common.events import MemoryExtracted
 from hindsight_common.graph.entities import document_entities
 from hindsight_common.ports.graph import GraphItem, GraphStore
@@ -36,8 +36,10 @@ class Project:
     async def handle(self, records: Sequence[LogRecord], position: Position) -> None:
         """Idempotent: documents are keyed by id. The text index is written first, then
         the graph, each recording the batch position in its own transaction; a failure
-        between the two is retried as a whole (both writes are idempotent)."""
-        pairs = [(r, d) for r in records if (d := document_from_record(r)) is not None]
+        between the two is retried as a whole (both writes are idempotent). A forgotten
+        memory keeps its content (re-typed "forgotten", see ``documents_of``), looked up
+        in the text index."""
+        pairs = await documents_of(records, self._text.get)
         await self._text.upsert([d for _, d in pairs], position)
         if self._graph is not None:
             await self._graph.upsert([graph_item(r, d) for r, d in pairs], position)

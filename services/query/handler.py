@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from hindsight_common.api import (
     ContextTurn,
     MemoryDetailOut,
@@ -16,6 +18,7 @@ from hindsight_common.api import (
 )
 from hindsight_common.errors import InvalidInput, NotFound, Problem
 from hindsight_common.ports.projection import Browse, Document, Scope, TextIndex
+from hindsight_common.recall.access import AccessRecorder
 from hindsight_common.recall.engine import RecallEngine, RecallItem, RecallRequest
 from hindsight_common.recall.presets import DEFAULT_PRESET
 from hindsight_common.settings import Settings
@@ -23,6 +26,13 @@ from hindsight_common.tokens import count_tokens, truncate_to_tokens
 
 DEFAULT_TYPES = ("episodic", "semantic")
 MAX_CONTEXT_TURNS = 500
+
+
+def scope_types(types: Sequence[str], include: Sequence[str]) -> tuple[str, ...]:
+    """The document types a request may see: its types plus the states it asked to
+    include (each state is the type of the documents in it: "forgotten", ...). Whether
+    the caller may include them is the interface's check (admin only)."""
+    return tuple(dict.fromkeys([*types, *include]))
 
 
 def to_request(body: RecallIn, settings: Settings) -> RecallRequest:
@@ -37,7 +47,7 @@ def to_request(body: RecallIn, settings: Settings) -> RecallRequest:
         user=body.user,
         session=body.session,
         agent=body.agent,
-        types=tuple(body.types or DEFAULT_TYPES),
+        types=scope_types(body.types or DEFAULT_TYPES, body.include),
         since=body.since,
         until=body.until,
     )
@@ -92,14 +102,31 @@ def to_memory(d: Document) -> MemoryOut:
     )
 
 
+def note_accesses(recorder: AccessRecorder, items: list[RecallItem]) -> None:
+    """Count what recall returned, per user; neighbouring turns added for context were
+    not asked for, so they are not counted."""
+    by_user: dict[tuple[str, str], list[str]] = {}
+    for i in items:
+        if i.context_for is None:
+            by_user.setdefault((i.document.tenant, i.document.user), []).append(i.document.id)
+    for (tenant, user), ids in by_user.items():
+        recorder.note(tenant, user, ids)
+
+
 class Query:
-    def __init__(self, engine: RecallEngine, settings: Settings, text: TextIndex) -> None:
+    def __init__(
+        self, engine: RecallEngine, settings: Settings, text: TextIndex,
+        *, accesses: AccessRecorder | None = None,
+    ) -> None:
         self._engine = engine
         self._settings = settings
         self._text = text
+        self._accesses = accesses
 
     async def recall(self, body: RecallIn) -> RecallOut:
         items = await self._engine.recall(to_request(body, self._settings))
+        if self._accesses is not None:
+            note_accesses(self._accesses, items)
         return RecallOut(items=[to_item(i, body.explain) for i in items])
 
     async def session_context(

@@ -6,7 +6,11 @@ from collections.abc import Callable
 
 from fastapi import APIRouter, Query as Param, Request
 
+from hindsight_common.admin import require_admin
 from hindsight_common.api import (
+    INCLUDE_DESCRIPTION,
+    BrowseType,
+    Include,
     MemoryDetailOut,
     MemoryListOut,
     RecallIn,
@@ -15,7 +19,7 @@ from hindsight_common.api import (
 )
 from hindsight_common.settings import Settings
 from hindsight_services.http import parse_body
-from hindsight_services.query.handler import Query
+from hindsight_services.query.handler import Query, scope_types
 
 
 def router(get_query: Callable[[], Query], settings: Settings) -> APIRouter:
@@ -26,9 +30,12 @@ def router(get_query: Callable[[], Query], settings: Settings) -> APIRouter:
     async def recall(request: Request) -> RecallOut:
         """Recall what matters for a query: vector and BM25 paths fused with RRF (k=60).
 
-        The tenant (default ``default``) is always applied inside each index.
+        The tenant (default ``default``) is always applied inside each index. ``include``
+        is admin only: 403 without ``Authorization: Bearer <HINDSIGHT_ADMIN_TOKEN>``.
         """
         body, _ = await parse_body(request, RecallIn, settings.max_body_bytes)
+        if body.include:
+            require_admin(settings, request.headers.get("authorization"), "include")
         result: RecallOut = await get_query().recall(body)
         return result
 
@@ -46,20 +53,27 @@ def router(get_query: Callable[[], Query], settings: Settings) -> APIRouter:
 
     @api.get("/v1/memories", response_model=MemoryListOut)
     async def list_memories(
+        request: Request,
         user: str | None = Param(None, max_length=200),
         tenant: str | None = Param(None, max_length=200),
         session: str | None = Param(None, max_length=200),
-        type: list[str] = Param(["semantic"], description="episodic, semantic, summary"),  # noqa: A002
+        type: list[BrowseType] = Param(["semantic"], description="episodic, semantic, summary"),  # noqa: A002
         kind: list[str] = Param([], description="fact, preference, event, lesson, error"),
         key: list[str] = Param([]),
         tag: list[str] = Param([]),
         limit: int = Param(50, ge=1, le=500),
         offset: int = Param(0, ge=0),
+        include: list[Include] = Param([], description=INCLUDE_DESCRIPTION),
     ) -> MemoryListOut:
-        """Browse what Hindsight remembers, newest first, filtered by kind, key and tag."""
+        """Browse what Hindsight remembers, newest first, filtered by kind, key and tag.
+
+        ``include`` is admin only: 403 without ``Authorization: Bearer <HINDSIGHT_ADMIN_TOKEN>``.
+        """
+        if include:
+            require_admin(settings, request.headers.get("authorization"), "include")
         result: MemoryListOut = await get_query().list_memories(
-            tenant, user, types=tuple(type), session=session, kinds=tuple(kind), keys=tuple(key),
-            tags=tuple(tag), limit=limit, offset=offset)
+            tenant, user, types=scope_types(type, include), session=session, kinds=tuple(kind),
+            keys=tuple(key), tags=tuple(tag), limit=limit, offset=offset)
         return result
 
     @api.get("/v1/memories/{memory_id}", response_model=MemoryDetailOut)

@@ -72,6 +72,15 @@ class _Common:
         assert [d.content for d in in_time] == ["My favourite food is spicy ramen"]
         assert await self.search(index, Scope(tenant="t1", types=("semantic",)), "greyhound") == []
 
+    async def test_get_by_id_in_order_inside_the_tenant(self, index: VectorIndex | TextIndex) -> None:
+        await self.write(index, docs(), {"s#0": 4})
+        first, second, third, other_tenant = docs()
+        missing = str(uuid.uuid4())
+        asked = [third.id, missing, first.id, other_tenant.id, "not-a-uuid", first.id]
+        assert await index.get("t1", asked) == [third, first]
+        assert await index.get("t2", [first.id, other_tenant.id]) == [other_tenant]
+        assert await index.get("t1", []) == []
+
     async def test_documents_round_trip(self, index: VectorIndex | TextIndex) -> None:
         await self.write(index, docs(), {"s#0": 4})
         [first, *_] = await self.search(index, Scope(tenant="t1", user="ann"), "greyhound Pixel", 1)

@@ -1,5 +1,6 @@
 """PostgreSQL service state against the real server: migrations, idempotency keys, and
-the ReflectState contract (run here against both the SQLite and PostgreSQL adapters)."""
+the ReflectState and AccessCounts contracts (run here against both the SQLite and
+PostgreSQL adapters)."""
 
 from __future__ import annotations
 
@@ -12,11 +13,15 @@ import asyncpg
 import pytest
 
 from hindsight_common.adapters.postgres import MIGRATIONS, PostgresState
+from hindsight_common.adapters.postgres_access import PostgresAccessCounts
 from hindsight_common.adapters.postgres_reflect_state import PostgresReflectState
+from hindsight_common.adapters.sqlite_access import SqliteAccessCounts
 from hindsight_common.adapters.sqlite_reflect_state import SqliteReflectState
 from hindsight_common.errors import IdempotencyConflict, PersistenceError
+from hindsight_common.ports.access import AccessCounts, AccessIncrement
 from hindsight_common.ports.log import IdempotencyKey
 from hindsight_common.ports.reflect_state import ReflectState
+from tests.contract.access_contract import AccessContract
 from tests.contract.reflect_state_contract import ReflectStateContract
 from tests.servers import server_url
 
@@ -60,7 +65,8 @@ async def test_migrations_are_applied_once_even_by_concurrent_starts(dsn: str, s
             rows = await conn.fetchval("SELECT count(*) FROM schema_migrations")
         assert rows == len(MIGRATIONS)
         assert {"tenants", "api_keys", "idempotency_keys", "key_vault", "reflect_turns",
-                "reflect_summaries", "reflect_memories", "schema_migrations"} <= tables
+                "reflect_summaries", "reflect_memories", "access_counts", "access_positions",
+                "schema_migrations"} <= tables
     finally:
         for s in starts:
             await s.close()
@@ -185,3 +191,25 @@ class TestPostgresReflectState(ReflectStateContract):
         yield again
         for st in opened:
             await st.close()
+
+
+class TestSqliteAccessCounts(AccessContract):
+    @pytest.fixture
+    def make(self, tmp_path: Path) -> Callable[[], AccessCounts]:
+        return lambda: SqliteAccessCounts(tmp_path / "access.sqlite3")
+
+
+class TestPostgresAccessCounts(AccessContract):
+    @pytest.fixture
+    def make(self, dsn: str, schema: str) -> Callable[[], AccessCounts]:
+        return lambda: PostgresAccessCounts(PostgresState(dsn, schema=schema))
+
+    async def test_concurrent_writers_of_one_partition_count_each_record_once(
+        self, store: AccessCounts, reopen: Callable[[], Awaitable[AccessCounts]]
+    ) -> None:
+        # A rebalance can hand a partition to another replica while the old owner still
+        # writes the same batch: the row lock makes one of them see the other's position.
+        other = await reopen()
+        batch = [AccessIncrement("t1", {"a": 1}, "m#0", n) for n in range(20)]
+        await asyncio.gather(store.add(batch, {"m#0": 19}), other.add(batch, {"m#0": 19}))
+        assert await store.get("t1", ["a"]) == {"a": 20}

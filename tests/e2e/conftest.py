@@ -10,10 +10,11 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
+
+from hindsight_client import Hindsight
 
 CLI = [sys.executable, "-m", "hindsight_services.cli"]
 
@@ -31,6 +32,7 @@ class Server:
         self.url = f"http://127.0.0.1:{self.port}"
         self._log_path = log_path
         self.proc: subprocess.Popen[bytes] | None = None
+        self.env: dict[str, str] = {}  # extra HINDSIGHT_* settings for the next start
 
     def start(self, timeout_s: float = 120) -> None:
         self.port = free_port()
@@ -40,7 +42,7 @@ class Server:
             self.proc = subprocess.Popen(
                 [*CLI, "serve", "--port", str(self.port), "--data-dir", str(self.data_dir),
                  "--grpc-port", str(self.grpc_port)],
-                stdout=log, stderr=subprocess.STDOUT, env={**os.environ},
+                stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **self.env},
             )
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
@@ -60,16 +62,13 @@ class Server:
             self.proc.wait(timeout=60)
         self.proc = None
 
-    def post(self, path: str, body: Any) -> httpx.Response:
-        return httpx.post(f"{self.url}{path}", json=body, timeout=60)
+    def client(self) -> Hindsight:
+        """The Python SDK on the running server (its port changes on every start)."""
+        return Hindsight(self.url, timeout=60)
 
     def wait_caught_up(self, timeout_s: float = 60) -> None:
-        deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline:
-            if httpx.get(f"{self.url}/v1/status", timeout=5).json()["caught_up"]:
-                return
-            time.sleep(0.1)
-        raise TimeoutError("projections did not catch up")
+        with self.client() as hs:
+            hs.wait_until_caught_up(timeout=timeout_s)
 
 
 @pytest.fixture

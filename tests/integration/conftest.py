@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,11 +24,18 @@ def settings(tmp_path: Path) -> Settings:
     return Settings(data_dir=tmp_path / "data", max_batch=50, max_content_chars=2000)
 
 
-@pytest.fixture
-async def app(settings: Settings, embedder: MiniLMEmbedder) -> AsyncIterator[App]:
-    """The embedded gateway in-process (real HTTP app, real storage, real model)."""
+@asynccontextmanager
+async def running(settings: Settings, embedder: MiniLMEmbedder) -> AsyncIterator[App]:
+    """The embedded gateway in-process (real HTTP app, real storage, real model); tests
+    that restart it over the same data directory open it more than once."""
     application = create_app(settings, embedder)
     async with application.router.lifespan_context(application):
         transport = httpx.ASGITransport(app=application)
         async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
             yield App(client, application.state.runtime)
+
+
+@pytest.fixture
+async def app(settings: Settings, embedder: MiniLMEmbedder) -> AsyncIterator[App]:
+    async with running(settings, embedder) as started:
+        yield started

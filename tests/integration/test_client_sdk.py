@@ -14,23 +14,27 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
+import httpx
 import pytest
 import uvicorn
 
 from hindsight_client import (
     AsyncHindsight,
     Conflict,
+    Forbidden,
     Hindsight,
     HindsightError,
     Interaction,
     InvalidRequest,
     NotFound,
     TransportError,
+    Unauthorized,
 )
 from hindsight_common.adapters.minilm import MiniLMEmbedder
 from hindsight_common.settings import Settings
 from hindsight_services.embedded import create_app
 
+ADMIN_TOKEN = "sdk-admin-token"
 
 class Gateway:
     """``create_app`` served by uvicorn on a socket bound to a free localhost port."""
@@ -39,7 +43,8 @@ class Gateway:
         self._sock = socket.socket()
         self._sock.bind(("127.0.0.1", 0))
         self.url = f"http://127.0.0.1:{self._sock.getsockname()[1]}"
-        config = uvicorn.Config(create_app(Settings(data_dir=data_dir), embedder), log_level="warning")
+        settings = Settings(data_dir=data_dir, admin_token=ADMIN_TOKEN)
+        config = uvicorn.Config(create_app(settings, embedder), log_level="warning")
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [self._sock]}, daemon=True)
 
@@ -238,3 +243,52 @@ def test_wait_until_caught_up_gives_up_after_its_timeout(gateway: Gateway) -> No
         # A zero budget still reads the status once, but leaves no time to confirm it.
         with pytest.raises(TimeoutError, match="did not catch up"):
             hs.wait_until_caught_up(timeout=0)
+
+
+async def test_admin_token_unlocks_include(gateway: Gateway) -> None:
+    user, session = unique("fay"), unique("s")
+    async with AsyncHindsight(gateway.url, admin_token=ADMIN_TOKEN) as admin, AsyncHindsight(gateway.url) as hs:
+        await hs.retain("I love sailing on the lake.", user=user, session=session, speaker="Fay")
+        await hs.close_session(session, user=user)
+        await hs.wait_until_caught_up()
+        [memory] = (await hs.list_memories(user=user, kinds="preference")).items
+        await hs.forget(memory.id, user=user)
+        await hs.wait_until_caught_up()
+        question = "What does Fay love doing?"
+        assert memory.id not in [i.id for i in (await admin.recall(question, user=user)).items]
+
+        found = await admin.recall(question, user=user, types="semantic", include="forgotten")
+        [gone] = [i for i in found.items if i.id == memory.id]
+        assert gone.type == "forgotten" and gone.content == memory.content
+        page = await admin.list_memories(user=user, include=["forgotten"])
+        assert [m.type for m in page.items if m.id == memory.id] == ["forgotten"]
+        with pytest.raises(Forbidden) as refused:
+            await hs.recall(question, user=user, include=["forgotten"])
+        assert refused.value.status == 403 and refused.value.code == "forbidden"
+        assert isinstance(refused.value, Unauthorized)  # what a 403 raised before Forbidden existed
+        assert [p.field for p in refused.value.problems] == ["include"]
+
+    with Hindsight(gateway.url, admin_token=ADMIN_TOKEN) as sync_admin, Hindsight(gateway.url) as sync:
+        assert [i.type for i in sync_admin.recall(question, user=user, include="forgotten").items
+                if i.id == memory.id] == ["forgotten"]
+        with pytest.raises(Forbidden):
+            sync.list_memories(user=user, include="forgotten")
+
+
+def test_the_admin_token_travels_only_with_admin_calls() -> None:
+    seen: list[httpx.Request] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        body = {"items": []} if request.url.path == "/v1/recall" else {"items": [], "next_offset": None}
+        return httpx.Response(200, json=body)
+
+    with Hindsight("http://hs", api_key="key", admin_token="admin", transport=httpx.MockTransport(answer)) as hs:
+        hs.recall("x")
+        hs.recall("x", include="forgotten")
+        hs.list_memories()
+        hs.list_memories(include=["forgotten", "superseded"])
+    assert [r.headers["authorization"] for r in seen] == [
+        "Bearer key", "Bearer admin", "Bearer key", "Bearer admin"]
+    assert b'"include":["forgotten"]' in seen[1].content and "include" not in seen[0].content.decode()
+    assert seen[3].url.params.get_list("include") == ["forgotten", "superseded"]

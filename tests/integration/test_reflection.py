@@ -5,29 +5,16 @@ replays that make no LLM call."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
-
-import httpx
 
 from hindsight_common.adapters.minilm import MiniLMEmbedder
 from hindsight_common.events import MemoryExtracted, MemoryReinforced, SessionSummarized
 from hindsight_common.settings import Settings
 from hindsight_common.streams import MEMORIES
-from hindsight_services.embedded import create_app, drop_projections
-from tests.integration.conftest import App
+from hindsight_services.embedded import drop_projections
+from tests.integration.conftest import App, running
 from tests.support.fake_openai import ErrorReply, FakeOpenAIServer, JsonReply, Stall, TextReply
-
-
-@asynccontextmanager
-async def running(settings: Settings, embedder: MiniLMEmbedder) -> AsyncIterator[App]:
-    application = create_app(settings, embedder)
-    async with application.router.lifespan_context(application):
-        transport = httpx.ASGITransport(app=application)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
-            yield App(client, application.state.runtime)
 
 
 def turn(content: str, n: int, session: str = "s1", speaker: str = "Ann", role: str = "user") -> dict[str, Any]:

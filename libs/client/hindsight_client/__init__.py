@@ -15,6 +15,7 @@
 from hindsight_client._async import AsyncHindsight
 from hindsight_client._errors import (
     Conflict,
+    Forbidden,
     HindsightError,
     InvalidRequest,
     NotFound,
@@ -50,6 +51,7 @@ __all__ = [
     "Conflict",
     "ConsumerStatus",
     "ContextTurn",
+    "Forbidden",
     "Hindsight",
     "HindsightError",
     "Interaction",

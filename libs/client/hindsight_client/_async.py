@@ -32,9 +32,11 @@ class AsyncHindsight:
     """Asynchronous client for a Hindsight gateway.
 
     ``tenant`` applies to every call (``None``: the gateway's default tenant); ``api_key``
-    is sent as a bearer token; ``timeout`` (seconds) bounds every request. Use it as an
-    async context manager, or call ``aclose()``. ``transport`` replaces the network
-    (tests, in-process use: ``httpx.ASGITransport(app)``).
+    is sent as a bearer token; ``admin_token`` (the gateway's ``HINDSIGHT_ADMIN_TOKEN``) is
+    sent instead only with calls that use an admin option (``include=``); ``timeout``
+    (seconds) bounds every request. Use it as an async context manager, or call
+    ``aclose()``. ``transport`` replaces the network (tests, in-process use:
+    ``httpx.ASGITransport(app)``).
     """
 
     def __init__(
@@ -43,12 +45,13 @@ class AsyncHindsight:
         *,
         tenant: str | None = None,
         api_key: str | None = None,
+        admin_token: str | None = None,
         timeout: float = 30.0,
         transport: httpx.AsyncBaseTransport | None = None,
     ) -> None:
         self.base_url = base_url
         self.timeout = timeout
-        self._calls = Calls(tenant)
+        self._calls = Calls(tenant, admin_token)
         self._http = httpx.AsyncClient(
             base_url=base_url, headers=headers(api_key), timeout=timeout, transport=transport
         )
@@ -121,10 +124,16 @@ class AsyncHindsight:
         types: str | Sequence[str] | None = None,
         since: datetime | str | None = None,
         until: datetime | str | None = None,
+        include: str | Sequence[str] | None = None,
     ) -> RecallResult:
-        """The ``k`` memories most relevant to ``query`` (by meaning and keyword), best first."""
+        """The ``k`` memories most relevant to ``query`` (by meaning and keyword), best first.
+
+        ``include`` (admin only: needs ``admin_token``, else ``Forbidden``) also returns
+        memories in these states: "forgotten" ("superseded", "quarantined": none yet).
+        """
         return await self._send(self._calls.recall(
-            query, user=user, session=session, agent=agent, k=k, types=types, since=since, until=until))
+            query, user=user, session=session, agent=agent, k=k, types=types, since=since, until=until,
+            include=include))
 
     async def close_session(self, session: str, *, user: str, agent: str | None = None) -> Appended:
         """Record that a session ended; reflection then learns from it."""
@@ -153,11 +162,15 @@ class AsyncHindsight:
         tags: str | Sequence[str] | None = None,
         limit: int | None = None,
         offset: int | None = None,
+        include: str | Sequence[str] | None = None,
     ) -> MemoryPage:
-        """Browse memories, newest first (the gateway lists semantic memories unless ``types`` says)."""
+        """Browse memories, newest first (the gateway lists semantic memories unless ``types`` says).
+
+        ``include``: as in ``recall`` (admin only).
+        """
         return await self._send(self._calls.list_memories(
             user=user, session=session, types=types, kinds=kinds, keys=keys, tags=tags,
-            limit=limit, offset=offset))
+            limit=limit, offset=offset, include=include))
 
     async def get_memory(self, memory_id: str) -> MemoryDetail:
         """One memory with the turns it was learned from. Raises ``NotFound``."""

@@ -74,10 +74,20 @@ def _params(d: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
 
 
 class Calls:
-    """Builds every call of the API for one tenant (``None``: the gateway's default)."""
+    """Builds every call of the API for one tenant (``None``: the gateway's default).
 
-    def __init__(self, tenant: str | None) -> None:
+    ``admin_token`` is sent (as ``Authorization: Bearer``, in place of the API key) only
+    with calls that use an admin option (``include``), so it travels no further than needed.
+    """
+
+    def __init__(self, tenant: str | None, admin_token: str | None = None) -> None:
         self.tenant = tenant
+        self._admin_token = admin_token
+
+    def _admin(self, include: Sequence[str]) -> dict[str, str]:
+        if not include or self._admin_token is None:
+            return {}
+        return {"authorization": f"Bearer {self._admin_token}"}
 
     def retain_many(
         self, interactions: Iterable[Interaction | Mapping[str, Any]], idempotency_key: str | None
@@ -102,6 +112,7 @@ class Calls:
         types: str | Sequence[str] | None,
         since: datetime | str | None,
         until: datetime | str | None,
+        include: str | Sequence[str] | None = None,
     ) -> Call[RecallResult]:
         body = _drop_none({
             "tenant": self.tenant,
@@ -113,8 +124,10 @@ class Calls:
             "types": _as_list(types),
             "since": None if since is None else iso(since),
             "until": None if until is None else iso(until),
+            "include": _as_list(include),
         })
-        return Call("POST", "/v1/recall", RecallResult.from_json, body)
+        return Call("POST", "/v1/recall", RecallResult.from_json, body,
+                    headers=self._admin(body.get("include", ())))
 
     def close_session(self, session: str, *, user: str, agent: str | None) -> Call[Appended]:
         body = _drop_none({"tenant": self.tenant, "user": user, "agent": agent})
@@ -143,12 +156,14 @@ class Calls:
         tags: str | Sequence[str] | None,
         limit: int | None,
         offset: int | None,
+        include: str | Sequence[str] | None = None,
     ) -> Call[MemoryPage]:
         params = _params({
             "user": user, "tenant": self.tenant, "session": session, "type": types, "kind": kinds,
-            "key": keys, "tag": tags, "limit": limit, "offset": offset,
+            "key": keys, "tag": tags, "limit": limit, "offset": offset, "include": include,
         })
-        return Call("GET", "/v1/memories", MemoryPage.from_json, params=params)
+        return Call("GET", "/v1/memories", MemoryPage.from_json, params=params,
+                    headers=self._admin(_as_list(include) or ()))
 
     def get_memory(self, memory_id: str) -> Call[MemoryDetail]:
         params = _params({"tenant": self.tenant})

@@ -1,9 +1,11 @@
 """The client's exception tree, translated from the gateway's JSON error bodies.
 
-    HindsightError            every error this package raises; ``status`` and ``code`` when
-    │                         the gateway answered (``None`` when it did not)
+    HindsightError            every error this package raises; ``status``, ``code`` and
+    │                         ``problems`` when the gateway answered (``None``, ``None``, ())
     ├── InvalidRequest        400 / 413 / 422: the request is wrong; ``problems`` names each field
-    ├── Unauthorized          401 / 403: missing or insufficient credentials
+    ├── Unauthorized          401: missing or wrong credentials
+    │   └── Forbidden         403: insufficient ones, e.g. an admin option (``include``)
+    │                         without the admin token; ``problems`` names the option
     ├── NotFound              404: no such memory (or route)
     ├── Conflict              409: an idempotency key reused with a different body
     ├── Unavailable           502 / 503 / 504: a backend is down; retrying later may succeed
@@ -29,17 +31,8 @@ class Problem:
 
 
 class HindsightError(Exception):
-    """Root of every error raised by hindsight_client."""
-
-    def __init__(self, message: str, *, status: int | None = None, code: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.status = status
-        self.code = code
-
-
-class InvalidRequest(HindsightError):
-    """The gateway rejected the request as invalid; nothing of it was recorded."""
+    """Root of every error raised by hindsight_client; ``problems``: what the gateway's
+    error body named (each field, and what is wrong with it), if anything."""
 
     def __init__(
         self,
@@ -49,8 +42,15 @@ class InvalidRequest(HindsightError):
         code: str | None = None,
         problems: tuple[Problem, ...] = (),
     ) -> None:
-        super().__init__(message, status=status, code=code)
+        super().__init__(message)
+        self.message = message
+        self.status = status
+        self.code = code
         self.problems = problems
+
+
+class InvalidRequest(HindsightError):
+    """The gateway rejected the request as invalid; nothing of it was recorded."""
 
     def __str__(self) -> str:
         if not self.problems:
@@ -61,6 +61,11 @@ class InvalidRequest(HindsightError):
 
 class Unauthorized(HindsightError):
     """Missing, wrong or insufficient credentials (pass ``api_key``)."""
+
+
+class Forbidden(Unauthorized):
+    """The gateway refused an admin-only option (pass ``admin_token``, the gateway's
+    ``HINDSIGHT_ADMIN_TOKEN``); ``problems`` names each option refused."""
 
 
 class NotFound(HindsightError):
@@ -82,7 +87,7 @@ class TransportError(HindsightError):
 _BY_STATUS: dict[int, type[HindsightError]] = {
     400: InvalidRequest,
     401: Unauthorized,
-    403: Unauthorized,
+    403: Forbidden,
     404: NotFound,
     409: Conflict,
     413: InvalidRequest,
@@ -98,10 +103,7 @@ def error_from_response(status: int, body: bytes) -> HindsightError:
     message, code, problems = _parse_error_body(body)
     if not message:
         message = f"HTTP {status}"
-    cls = _BY_STATUS.get(status, HindsightError)
-    if cls is InvalidRequest:
-        return InvalidRequest(message, status=status, code=code, problems=problems)
-    return cls(message, status=status, code=code)
+    return _BY_STATUS.get(status, HindsightError)(message, status=status, code=code, problems=problems)
 
 
 def _parse_error_body(body: bytes) -> tuple[str, str | None, tuple[Problem, ...]]:

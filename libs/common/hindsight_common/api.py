@@ -45,6 +45,21 @@ class IngestResponse(_Strict):
     replayed: bool = Field(False, description="True when an idempotency key matched an earlier batch.")
 
 
+#: States a memory leaves recall and browsing in; an admin can ask for them back.
+Include = Literal["forgotten", "superseded", "quarantined"]
+#: Document types anyone may browse (GET /v1/memories ``type``); the states above are
+#: reached only through ``include``.
+BrowseType = Literal["episodic", "semantic", "summary"]
+
+INCLUDE_DESCRIPTION = (
+    "Admin only: also return memories in these states (send Authorization: Bearer "
+    "<HINDSIGHT_ADMIN_TOKEN>; 403 otherwise). Each item's type is its state. forgotten: "
+    "memories forgotten through the API, with their content. superseded, quarantined: "
+    "states that consolidation and screening will record; no memory has them yet, so "
+    "asking for them adds nothing today."
+)
+
+
 class RecallIn(_Strict):
     tenant: Identifier | None = None
     user: Identifier | None = None
@@ -64,6 +79,7 @@ class RecallIn(_Strict):
     tags: list[str] = Field(default_factory=list, description="Only memories with all these tags.")
     budget_tokens: int | None = Field(None, ge=1, description="Fill at most this many tokens.")
     explain: bool = Field(False, description="Include each item's path ranks and rerank factors.")
+    include: list[Include] = Field(default_factory=list, description=INCLUDE_DESCRIPTION)
 
 
 class Provenance(_Strict):

@@ -1,13 +1,18 @@
 """Projection documents: derived from events, flattened for indexes.
 
 Pure functions, so every projection (Qdrant Edge, Qdrant, SQLite FTS,
-Elasticsearch, graph) derives the same document from the same event.
+Elasticsearch, graph) derives the same document from the same event; only
+:func:`documents_of` reads, through the projection's own lookup, the memory a
+forget event re-types.
 """
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
+from uuid import UUID
 
 from hindsight_common.events import (
     InteractionRecorded,
@@ -33,10 +38,48 @@ def document_from_record(record: LogRecord) -> Document | None:
     return None
 
 
+#: A projection's own ``get(tenant, ids)``: the documents it holds with these ids.
+Lookup = Callable[[str, Sequence[str]], Awaitable[list[Document]]]
+
+
+async def documents_of(records: Sequence[LogRecord], lookup: Lookup) -> list[tuple[LogRecord, Document]]:
+    """Each record with the document it projects to, in order (records that project to
+    nothing left out), for a projection that holds documents ``lookup`` can find.
+
+    A ``MemoryForgotten`` becomes the forgotten memory's own document re-typed
+    "forgotten", content kept (so an admin can still see what was forgotten; recall's
+    and browsing's default types exclude it), at the forget event's log position. The
+    memory's document comes from an earlier record of the batch (a replay can carry the
+    ``MemoryExtracted`` and the ``MemoryForgotten`` together), else from ``lookup``; an
+    unknown memory gets an empty tombstone. However the log is split into batches, the
+    same events give the same documents, and a redelivered forget changes nothing.
+    Raises what ``lookup`` raises.
+    """
+    pairs = [(r, d) for r in records if (d := document_from_record(r)) is not None]
+    wanted: dict[str, list[str]] = {}
+    for r, _ in pairs:
+        if isinstance(r.event, MemoryForgotten):
+            wanted.setdefault(r.event.tenant, []).append(str(r.event.memory_id))
+    if not wanted:
+        return pairs
+    known: dict[tuple[str, str], Document] = {}
+    for tenant, ids in wanted.items():
+        known.update(((d.tenant, d.id), d) for d in await lookup(tenant, ids))
+    out: list[tuple[LogRecord, Document]] = []
+    for r, d in pairs:
+        if isinstance(r.event, MemoryForgotten):
+            memory = known.get((d.tenant, d.id))
+            if memory is not None and memory.content:
+                d = replace(memory, type="forgotten", stream=d.stream, offset=d.offset)
+        known[(d.tenant, d.id)] = d  # later records of the batch see this one
+        out.append((r, d))
+    return out
+
+
 def _tombstone(e: MemoryForgotten, stream: str, offset: int) -> Document:
-    # Overwrites the memory's document (same id) with no content and the type
-    # "forgotten", which recall's default types exclude: idempotent, and no
-    # projection needs a delete operation.
+    # Overwrites the memory's document (same id) with the type "forgotten", which
+    # recall's default types exclude: idempotent, and no projection needs a delete
+    # operation. Empty here; documents_of fills in the memory when it is known.
     return Document(
         id=str(e.memory_id),
         tenant=e.tenant,
@@ -116,6 +159,25 @@ def _from_interaction(e: InteractionRecorded, stream: str, offset: int) -> Docum
         stream=stream,
         offset=offset,
     )
+
+
+def in_order(tenant: str, ids: Sequence[str], found: Sequence[Document]) -> list[Document]:
+    """The documents of ``found`` that belong to ``tenant``, in the order of ``ids`` (for
+    an index's ``get``, whose store returns them unordered and cannot filter by tenant)."""
+    by_id = {d.id: d for d in found if d.tenant == tenant}
+    return [by_id[i] for i in dict.fromkeys(ids) if i in by_id]
+
+
+def uuid_ids(ids: Sequence[str]) -> list[str]:
+    """The ids among ``ids`` that are UUIDs, canonical and without repeats (every
+    document id is one: an event's or a memory's; stores keyed by UUID reject others)."""
+    out: list[str] = []
+    for i in dict.fromkeys(ids):
+        try:
+            out.append(str(UUID(i)))
+        except ValueError:
+            continue
+    return out
 
 
 def to_payload(doc: Document) -> dict[str, Any]:

@@ -9,6 +9,7 @@ subtrees below with ``raise ... from e``, so callers never catch a driver type.
     │   └── IdempotencyConflict   same idempotency key, different body
     ├── NotFound              an id, session or stream that does not exist
     ├── AuthError             missing or insufficient credentials
+    │   └── Forbidden             the caller may not use what it asked for (admin options)
     ├── PersistenceError      the log or a state store failed; nothing acknowledged
     ├── ProjectionError       a projection (vector, text, graph) failed
     ├── ProviderError         an external model provider (embedder, LLM) failed
@@ -51,6 +52,16 @@ class NotFound(HindsightError):
 
 class AuthError(HindsightError):
     """Missing, invalid or insufficient credentials."""
+
+
+class Forbidden(AuthError):
+    """The caller may not use what it asked for (an admin-only option without the admin
+    token); ``problems`` names each such field. Nothing was read or written."""
+
+    def __init__(self, message: str, problems: list[Problem] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.problems = problems or []
 
 
 class PersistenceError(HindsightError):

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from hindsight_common.errors import ConfigurationError
+from hindsight_common.ports.access import AccessCounts
 from hindsight_common.ports.embedder import Embedder
 from hindsight_common.ports.graph import GraphStore
 from hindsight_common.ports.log import EventLog
@@ -174,3 +175,15 @@ def make_reflect_state(settings: Settings) -> ReflectState:
 
         return PostgresReflectState(_postgres_state(settings, "reflect state in cluster mode"))
     raise ConfigurationError(f"no reflect state store for log backend {settings.log_backend!r}")
+
+
+def make_access_counts(settings: Settings) -> AccessCounts:
+    if settings.log_backend == "sqlite":
+        from hindsight_common.adapters.sqlite_access import SqliteAccessCounts
+
+        return SqliteAccessCounts(settings.access_counts_path)
+    if settings.log_backend == "kafka":
+        from hindsight_common.adapters.postgres_access import PostgresAccessCounts
+
+        return PostgresAccessCounts(_postgres_state(settings, "access counts in cluster mode"))
+    raise ConfigurationError(f"no access count store for log backend {settings.log_backend!r}")

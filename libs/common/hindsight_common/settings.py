@@ -77,6 +77,12 @@ class Settings(BaseSettings):
         None, repr=False, description="postgresql://user:password@host:port/database"
     )
 
+    # Admin-only request options (recall's and browsing's ``include``) need this token as
+    # ``Authorization: Bearer <token>``; unset (or empty): admin options are refused.
+    admin_token: str | None = Field(
+        None, repr=False, description="Bearer token for admin-only options; unset: they are disabled."
+    )
+
     # Write API limits: a clear 4xx beyond them, nothing appended.
     default_tenant: str = "default"
     max_batch: int = Field(500, ge=1, description="Interactions per POST /v1/interactions.")
@@ -108,6 +114,10 @@ class Settings(BaseSettings):
         None, ge=1, description="Candidates per path before fusion (default: the preset's)."
     )
     recall_max_k: int = Field(100, ge=1)
+    access_flush_s: float = Field(
+        5.0, ge=0,
+        description="How often query appends the batched MemoryAccessed counts; 0: not recorded.",
+    )
 
     @property
     def log_path(self) -> Path:
@@ -124,6 +134,10 @@ class Settings(BaseSettings):
     @property
     def reflect_state_path(self) -> Path:
         return self.data_dir / "state" / "reflect.sqlite3"
+
+    @property
+    def access_counts_path(self) -> Path:
+        return self.data_dir / "state" / "access.sqlite3"
 
     @property
     def text_path(self) -> Path:

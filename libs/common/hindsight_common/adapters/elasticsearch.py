@@ -144,20 +144,7 @@ class ElasticsearchIndex(TextIndex):
         return await self._newest("browse", where, request.limit, request.offset)
 
     async def get(self, tenant: str, ids: Sequence[str]) -> list[Document]:
-        wanted = list(dict.fromkeys(ids))
-        if not wanted:
-            return []
-        await self._es.ready()
-        # A realtime multi-get; the tenant is checked here (mget cannot filter), which
-        # also leaves out the position documents (they have no payload).
-        response = await self._es.call("get", lambda: self._client.mget(
-            index=self._alias, ids=wanted, source_includes=["payload"]))
-        found = {
-            d["_id"]: from_payload(d["_source"]["payload"])
-            for d in response["docs"]
-            if d.get("found") and d["_source"].get("payload", {}).get("tenant") == tenant
-        }
-        return [found[i] for i in wanted if i in found]
+        return await self._es.documents(tenant, ids)
 
     async def position(self) -> Position:
         return await self._es.position()

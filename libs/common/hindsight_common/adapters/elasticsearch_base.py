@@ -24,13 +24,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from elastic_transport import HttpxAsyncHttpNode
 from elasticsearch import ApiError, AsyncElasticsearch, TransportError
 
-from hindsight_common.documents import to_payload
+from hindsight_common.documents import from_payload, in_order, to_payload
 from hindsight_common.errors import ProjectionError
 from hindsight_common.ports.log import Position
 from hindsight_common.ports.projection import Document, Scope
@@ -217,6 +217,20 @@ class AliasedIndex:
         ))
         return {str(h["_source"]["position_key"]): int(h["_source"]["offset"])
                 for h in response["hits"]["hits"]}
+
+    async def documents(self, tenant: str, ids: Sequence[str]) -> list[Document]:
+        """The port's ``get``: the documents of ``tenant`` with these ids, in that order."""
+        wanted = list(dict.fromkeys(ids))
+        if not wanted:
+            return []
+        await self.ready()
+        # A realtime multi-get; the tenant is checked in in_order (mget cannot filter),
+        # and position documents, which have no payload, are left out here.
+        response = await self.call("get", lambda: self.client.mget(
+            index=self.alias, ids=wanted, source_includes=["payload"]))
+        found = [from_payload(d["_source"]["payload"]) for d in response["docs"]
+                 if d.get("found") and "payload" in d["_source"]]
+        return in_order(tenant, wanted, found)
 
     async def count(self, tenant: str) -> int:
         """How many documents ``tenant`` has (position documents have no tenant)."""

@@ -42,7 +42,7 @@ from hindsight_common.adapters.elasticsearch_base import (
 from hindsight_common.documents import from_payload
 from hindsight_common.errors import ProjectionError
 from hindsight_common.ports.log import Position
-from hindsight_common.ports.projection import Embedded, Hit, Scope, VectorIndex
+from hindsight_common.ports.projection import Document, Embedded, Hit, Scope, VectorIndex
 
 DEFAULT_ALIAS = "hindsight_vectors"
 # Candidates each shard gathers from the HNSW graph before the best k are kept: more
@@ -140,6 +140,9 @@ class ElasticsearchVectorIndex(VectorIndex):
         # The map is increasing, so the server's best-first order stays.
         return [Hit(from_payload(h["_source"]["payload"]), 2.0 * float(h["_score"]) - 1.0)
                 for h in response["hits"]["hits"]]
+
+    async def get(self, tenant: str, ids: Sequence[str]) -> list[Document]:
+        return await self._es.documents(tenant, ids)
 
     async def position(self) -> Position:
         return await self._es.position()

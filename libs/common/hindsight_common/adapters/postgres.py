@@ -1,8 +1,9 @@
 """Service state in PostgreSQL (cluster mode), through ``asyncpg``.
 
 What lives here: tenants, API keys (hashed), idempotency keys, the key vault (wrapped
-per-user data keys; filled by the security milestone) and reflect's private state
-(``postgres_reflect_state``). Projections never live here: they are rebuilt from the log.
+per-user data keys; filled by the security milestone), reflect's private state
+(``postgres_reflect_state``) and consolidate's access counts (``postgres_access``).
+Projections never live here: they are rebuilt from the log.
 
 Schema changes are numbered migrations (:data:`MIGRATIONS`), recorded in
 ``schema_migrations``. :meth:`PostgresState.open` applies the missing ones in ONE
@@ -122,6 +123,22 @@ MIGRATIONS: tuple[tuple[int, str, str], ...] = (
             seq       BIGINT GENERATED ALWAYS AS IDENTITY
         );
         CREATE INDEX reflect_memories_by_user ON reflect_memories (tenant, user_id, seq);
+        """,
+    ),
+    (
+        3,
+        "consolidate: access counts and the log position they reflect",
+        """
+        CREATE TABLE access_counts (
+            tenant TEXT NOT NULL,
+            doc_id TEXT NOT NULL,
+            count  BIGINT NOT NULL,
+            PRIMARY KEY (tenant, doc_id)
+        );
+        CREATE TABLE access_positions (
+            pkey       TEXT PRIMARY KEY,
+            log_offset BIGINT NOT NULL
+        );
         """,
     ),
 )

@@ -43,10 +43,10 @@ from qdrant_client import AsyncQdrantClient, models
 from qdrant_client.common.client_exceptions import QdrantException
 from qdrant_client.http.exceptions import ApiException, UnexpectedResponse
 
-from hindsight_common.documents import from_payload, to_payload
+from hindsight_common.documents import from_payload, in_order, to_payload, uuid_ids
 from hindsight_common.errors import ProjectionError
 from hindsight_common.ports.log import Position
-from hindsight_common.ports.projection import Embedded, Hit, Scope, VectorIndex
+from hindsight_common.ports.projection import Document, Embedded, Hit, Scope, VectorIndex
 
 log = logging.getLogger(__name__)
 
@@ -211,6 +211,21 @@ class QdrantIndex(VectorIndex):
             ),
         )
         return [Hit(from_payload(dict(p.payload or {})), float(p.score)) for p in response.points]
+
+    async def get(self, tenant: str, ids: Sequence[str]) -> list[Document]:
+        points = uuid_ids(ids)  # a point id is a UUID: any other id names nothing
+        if not points:
+            return []
+        target = await self._ready()
+        records = await self._call(
+            "retrieve",
+            lambda: self._client.retrieve(
+                collection_name=target, ids=points, with_payload=True, with_vectors=False
+            ),
+        )
+        # Position points have no tenant: in_order leaves them out with other tenants'.
+        found = [from_payload(dict(r.payload or {})) for r in records if (r.payload or {}).get("tenant")]
+        return in_order(tenant, ids, found)
 
     async def position(self) -> Position:
         target = await self._ready()

@@ -12,10 +12,10 @@ from typing import Any
 import qdrant_edge as qe
 
 from hindsight_common.adapters.position_file import read_position, write_position
-from hindsight_common.documents import from_payload, to_payload
+from hindsight_common.documents import from_payload, in_order, to_payload, uuid_ids
 from hindsight_common.errors import ProjectionError
 from hindsight_common.ports.log import Position
-from hindsight_common.ports.projection import Embedded, Hit, Scope, VectorIndex
+from hindsight_common.ports.projection import Document, Embedded, Hit, Scope, VectorIndex
 
 log = logging.getLogger(__name__)
 
@@ -101,6 +101,16 @@ class QdrantEdgeIndex(VectorIndex):
         except Exception as e:
             raise ProjectionError(f"Qdrant Edge query failed: {e}") from e
         return [Hit(from_payload(dict(p.payload or {})), float(p.score)) for p in points]
+
+    async def get(self, tenant: str, ids: Sequence[str]) -> list[Document]:
+        points: list[Any] = list(uuid_ids(ids))  # a point id is a UUID: no other id names one
+        if not points:
+            return []
+        try:
+            records = await asyncio.to_thread(self._shard.retrieve, points, True, False)
+        except Exception as e:
+            raise ProjectionError(f"Qdrant Edge retrieve failed: {e}") from e
+        return in_order(tenant, ids, [from_payload(dict(r.payload or {})) for r in records])
 
     async def position(self) -> Position:
         return read_position(self._position_path)

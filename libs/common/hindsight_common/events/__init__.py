@@ -3,6 +3,7 @@
 from hindsight_common.events.base import Event, utcnow
 from hindsight_common.events.interactions import InteractionRecorded, Role, SessionClosed, ToolCall
 from hindsight_common.events.memories import (
+    MemoryAccessed,
     MemoryExtracted,
     MemoryForgotten,
     MemoryKind,
@@ -24,6 +25,7 @@ __all__ = [
     "EVENT_TYPES",
     "Event",
     "InteractionRecorded",
+    "MemoryAccessed",
     "MemoryExtracted",
     "MemoryForgotten",
     "MemoryKind",

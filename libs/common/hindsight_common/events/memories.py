@@ -6,10 +6,10 @@ events and makes no LLM call.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 from uuid import UUID
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
 from hindsight_common.events.base import Event, Identifier, UtcDatetime
 
@@ -97,3 +97,30 @@ class MemoryForgotten(Event):
     memory_id: UUID
     reason: str = Field(default="", max_length=500)
     forgotten_by: str = Field(default="api", max_length=200)
+
+
+MAX_ACCESS_COUNTS = 1000
+DocumentId = Annotated[str, StringConstraints(min_length=1, max_length=200)]
+AccessCount = Annotated[int, Field(ge=1)]
+
+
+class MemoryAccessed(Event):
+    """Recall returned these documents (memories or turns) of one user, this many
+    times, between ``window_start`` and ``window_end``: batched by the query service,
+    counted by consolidate, and read back by rerank's access factor."""
+
+    type: Literal["MemoryAccessed"] = "MemoryAccessed"
+    schema_version: Literal[1] = 1
+    counts: dict[DocumentId, AccessCount] = Field(
+        min_length=1,
+        max_length=MAX_ACCESS_COUNTS,
+        description="Document id -> how many times recall returned it in this window.",
+    )
+    window_start: UtcDatetime
+    window_end: UtcDatetime
+
+    @model_validator(mode="after")
+    def _window_in_order(self) -> MemoryAccessed:
+        if self.window_end < self.window_start:
+            raise ValueError("window_end must not be before window_start")
+        return self

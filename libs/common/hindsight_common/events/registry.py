@@ -17,6 +17,7 @@ from hindsight_common.errors import InvalidInput, Problem
 from hindsight_common.events.base import Event
 from hindsight_common.events.interactions import InteractionRecorded, SessionClosed
 from hindsight_common.events.memories import (
+    MemoryAccessed,
     MemoryExtracted,
     MemoryForgotten,
     MemoryReinforced,
@@ -32,6 +33,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
     "MemoryExtracted": MemoryExtracted,
     "MemoryReinforced": MemoryReinforced,
     "MemoryForgotten": MemoryForgotten,
+    "MemoryAccessed": MemoryAccessed,
     "SessionSummarized": SessionSummarized,
     "ReflectionRequested": ReflectionRequested,
 }

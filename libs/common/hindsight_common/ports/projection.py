@@ -120,6 +120,11 @@ class VectorIndex(Projection):
         """Up to ``k`` nearest documents inside ``scope`` (tenant enforced here),
         best first, score = cosine similarity. Raises ProjectionError."""
 
+    @abstractmethod
+    async def get(self, tenant: str, ids: Sequence[str]) -> list[Document]:
+        """The documents of ``tenant`` with these ids (missing ones left out), in the
+        order asked, without their vectors. Raises ProjectionError."""
+
 
 class TextIndex(Projection):
     """Keyword (BM25) projection (SQLite FTS5 embedded, Elasticsearch in the cluster)."""

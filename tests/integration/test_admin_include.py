@@ -1,0 +1,162 @@
+"""Forgotten memories: hidden from everyone, shown to an admin who asks with ``include``.
+
+A forget keeps the memory's content in its tombstone (re-typed "forgotten"); default
+recall and browsing never return it, and ``include=["forgotten"]`` does, over HTTP and
+gRPC, only with the admin token. A rebuild from the log gives the same tombstones.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import grpc
+import httpx
+import pytest
+
+from hindsight_common.adapters.minilm import MiniLMEmbedder
+from hindsight_common.settings import Settings
+from hindsight_services.embedded import drop_projections
+from hindsight_services.grpc_api import hindsight_pb2 as pb
+from hindsight_services.grpc_api import hindsight_pb2_grpc as pb_grpc
+from hindsight_services.grpc_api.server import build_server
+from hindsight_services.ingest.handler import Ingest
+from tests.integration.conftest import App, running
+from tests.integration.test_grpc import TIMEOUT, problems, rpc_error
+from tests.integration.test_memories_api import seed
+
+TOKEN = "s3cret-admin-token"
+ADMIN = {"authorization": f"Bearer {TOKEN}"}
+QUERY = {"user": "ann", "query": "What does Ann love doing outdoors?", "types": ["semantic"]}
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:  # the conftest's app, with an admin token
+    return Settings(data_dir=tmp_path / "data", admin_token=TOKEN)
+
+
+async def forget_preference(app: App) -> dict[str, Any]:
+    """Seed, forget Ann's preference memory, wait until every projection applied it."""
+    await seed(app)
+    before = (await app.client.post("/v1/recall", json=QUERY)).json()["items"]
+    target: dict[str, Any] = next(i for i in before if i["kind"] == "preference")
+    r = await app.client.post(f"/v1/memories/{target['id']}:forget", json={"user": "ann"})
+    assert r.status_code == 202
+    await app.runtime.wait_caught_up()
+    return target
+
+
+def ids(items: list[dict[str, Any]]) -> list[str]:
+    return [i["id"] for i in items]
+
+
+def refused(r: httpx.Response, says: str) -> None:
+    assert r.status_code == 403, r.text
+    error = r.json()["error"]
+    assert error["code"] == "forbidden" and "include" in error["message"] and says in error["message"]
+    assert [p["field"] for p in error["problems"]] == ["include"]
+
+
+async def test_only_an_admin_sees_a_forgotten_memory_with_its_content(app: App) -> None:
+    target = await forget_preference(app)
+    # (a) nobody else ever sees it: recall, browsing, the memory itself, a type filter
+    assert target["id"] not in ids((await app.client.post("/v1/recall", json=QUERY)).json()["items"])
+    listed = (await app.client.get("/v1/memories", params={"user": "ann"})).json()["items"]
+    assert target["id"] not in ids(listed) and listed
+    assert (await app.client.get(f"/v1/memories/{target['id']}")).status_code == 404
+    by_type = await app.client.get("/v1/memories", params={"user": "ann", "type": "forgotten"})
+    assert by_type.status_code == 422 and by_type.json()["error"]["problems"][0]["field"] == "query.type.0"
+
+    # (b) the admin does, typed by its state, content kept, beside the live memories
+    asked = {**QUERY, "include": ["forgotten"]}
+    items = (await app.client.post("/v1/recall", json=asked, headers=ADMIN)).json()["items"]
+    [gone] = [i for i in items if i["id"] == target["id"]]
+    assert gone["type"] == "forgotten" and gone["content"] == target["content"] and gone["kind"] == "preference"
+    assert {i["type"] for i in items} == {"semantic", "forgotten"}
+    page = await app.client.get("/v1/memories", params={"user": "ann", "include": "forgotten"}, headers=ADMIN)
+    [browsed] = [m for m in page.json()["items"] if m["id"] == target["id"]]
+    assert browsed["type"] == "forgotten" and browsed["content"] == target["content"]
+    only = await app.client.post("/v1/recall", json={**QUERY, "types": [], "include": ["superseded"]},
+                                 headers=ADMIN)
+    assert only.status_code == 200 and "forgotten" not in {i["type"] for i in only.json()["items"]}
+
+    # (c) without the token, or with another one, or another scheme: 403 naming include
+    refused(await app.client.post("/v1/recall", json=asked), "no admin token was sent")
+    wrong = {"authorization": "Bearer not-the-token"}
+    refused(await app.client.post("/v1/recall", json=asked, headers=wrong), "not the admin token")
+    refused(await app.client.post("/v1/recall", json=asked, headers={"authorization": f"Basic {TOKEN}"}),
+            "no admin token was sent")
+    refused(await app.client.get("/v1/memories", params={"include": "forgotten"}, headers=wrong),
+            "not the admin token")
+    unknown = await app.client.post("/v1/recall", json={**QUERY, "include": ["deleted"]}, headers=ADMIN)
+    assert unknown.status_code == 422 and unknown.json()["error"]["problems"][0]["field"] == "include.0"
+
+
+async def test_admin_options_are_disabled_without_an_admin_token(
+    tmp_path: Path, embedder: MiniLMEmbedder
+) -> None:
+    async with running(Settings(data_dir=tmp_path / "data"), embedder) as app:
+        for headers in ({}, ADMIN, {"authorization": "Bearer "}):
+            r = await app.client.post("/v1/recall", json={**QUERY, "include": ["forgotten"]}, headers=headers)
+            refused(r, "disabled")
+            assert "HINDSIGHT_ADMIN_TOKEN is set" in r.json()["error"]["message"]
+        r = await app.client.get("/v1/memories", params={"include": "quarantined"}, headers=ADMIN)
+        refused(r, "disabled")
+        assert (await app.client.post("/v1/recall", json=QUERY)).status_code == 200  # the rest works
+
+
+async def test_grpc_include_needs_the_admin_token(app: App) -> None:
+    target = await forget_preference(app)
+    runtime = app.runtime
+    gateway = build_server(lambda: runtime.query, lambda: Ingest(runtime.log, runtime.settings),
+                           runtime.settings, 0)
+    await gateway.start()
+    try:
+        async with grpc.aio.insecure_channel(gateway.address) as channel:
+            stub = pb_grpc.HindsightStub(channel)
+            asked = pb.RecallRequest(user="ann", query=QUERY["query"], types=["semantic"], include=["forgotten"])
+            default = await stub.Recall(pb.RecallRequest(user="ann", query=QUERY["query"]), timeout=TIMEOUT)
+            assert target["id"] not in [i.id for i in default.items]
+
+            answer = await stub.Recall(asked, metadata=tuple(ADMIN.items()), timeout=TIMEOUT)
+            [gone] = [i for i in answer.items if i.id == target["id"]]
+            assert gone.type == "forgotten" and gone.content == target["content"]
+            page = await stub.ListMemories(pb.ListMemoriesRequest(user="ann", include=["forgotten"]),
+                                           metadata=tuple(ADMIN.items()), timeout=TIMEOUT)
+            assert [m.type for m in page.items if m.id == target["id"]] == ["forgotten"]
+
+            for metadata in ((), (("authorization", "Bearer nope"),)):
+                e = await rpc_error(stub.Recall(asked, metadata=metadata, timeout=TIMEOUT))
+                assert e.code() == grpc.StatusCode.PERMISSION_DENIED and "include" in (e.details() or "")
+                assert [p["field"] for p in problems(e)] == ["include"]
+            e = await rpc_error(stub.ListMemories(pb.ListMemoriesRequest(include=["forgotten"]), timeout=TIMEOUT))
+            assert e.code() == grpc.StatusCode.PERMISSION_DENIED
+            e = await rpc_error(stub.ListMemories(pb.ListMemoriesRequest(types=["forgotten"]), timeout=TIMEOUT))
+            assert e.code() == grpc.StatusCode.INVALID_ARGUMENT and problems(e)[0]["field"] == "types.0"
+    finally:
+        await gateway.stop(0)
+
+
+async def test_a_rebuild_gives_the_same_forgotten_documents(
+    settings: Settings, embedder: MiniLMEmbedder
+) -> None:
+    async with running(settings, embedder) as app:
+        target = await forget_preference(app)
+        tenant, wanted = settings.default_tenant, [target["id"]]
+        [text_before] = await app.runtime.text.get(tenant, wanted)
+        [vector_before] = await app.runtime.vectors.get(tenant, wanted)
+        entities_before = await app.runtime.graph.entities_of(tenant, target["id"])
+    assert text_before.type == "forgotten" and text_before.content == target["content"]
+    assert vector_before == text_before and entities_before
+
+    drop_projections(settings)
+    async with running(settings, embedder) as app:
+        await app.runtime.wait_caught_up()
+        assert await app.runtime.text.get(tenant, wanted) == [text_before]
+        assert await app.runtime.vectors.get(tenant, wanted) == [text_before]
+        assert await app.runtime.graph.entities_of(tenant, target["id"]) == entities_before
+        assert target["id"] not in ids((await app.client.post("/v1/recall", json=QUERY)).json()["items"])
+        items = (await app.client.post("/v1/recall", json={**QUERY, "include": ["forgotten"]},
+                                       headers=ADMIN)).json()["items"]
+        assert [(i["type"], i["content"]) for i in items if i["id"] == target["id"]] == [
+            ("forgotten", target["content"])]
