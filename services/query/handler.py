@@ -186,11 +186,14 @@ class Query:
         return MemoryListOut(items=[to_memory(d) for d in docs[:limit]],
                              next_offset=offset + limit if more else None)
 
-    async def memory(self, tenant: str | None, memory_id: str) -> MemoryDetailOut:
-        """One memory with the turns it came from. Raises NotFound."""
+    async def memory(
+        self, tenant: str | None, memory_id: str, include: tuple[str, ...] = ()
+    ) -> MemoryDetailOut:
+        """One memory with the turns it came from; a forgotten one only when ``include``
+        names "forgotten" (the caller checked that it may). Raises NotFound."""
         tenant = tenant or self._settings.default_tenant
         found = await self._text.get(tenant, [memory_id])
-        if not found or found[0].type == "forgotten":
+        if not found or (found[0].type == "forgotten" and "forgotten" not in include):
             raise NotFound(f"no memory {memory_id} in tenant {tenant}")
         doc = found[0]
         sources = await self._text.get(tenant, list(doc.event_ids))

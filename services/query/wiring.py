@@ -77,9 +77,17 @@ def router(get_query: Callable[[], Query], settings: Settings) -> APIRouter:
         return result
 
     @api.get("/v1/memories/{memory_id}", response_model=MemoryDetailOut)
-    async def get_memory(memory_id: str, tenant: str | None = Param(None, max_length=200)) -> MemoryDetailOut:
-        """One memory with its provenance: the turns it was learned from."""
-        result: MemoryDetailOut = await get_query().memory(tenant, memory_id)
+    async def get_memory(
+        request: Request,
+        memory_id: str,
+        tenant: str | None = Param(None, max_length=200),
+        include: list[Include] = Param([], description=INCLUDE_DESCRIPTION),
+    ) -> MemoryDetailOut:
+        """One memory with its provenance: the turns it was learned from. A forgotten
+        memory is 404 unless an admin asks with ``include=forgotten``."""
+        if include:
+            require_admin(settings, request.headers.get("authorization"), "include")
+        result: MemoryDetailOut = await get_query().memory(tenant, memory_id, include=tuple(include))
         return result
 
     return api

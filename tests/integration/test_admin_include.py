@@ -76,6 +76,10 @@ async def test_only_an_admin_sees_a_forgotten_memory_with_its_content(app: App) 
     page = await app.client.get("/v1/memories", params={"user": "ann", "include": "forgotten"}, headers=ADMIN)
     [browsed] = [m for m in page.json()["items"] if m["id"] == target["id"]]
     assert browsed["type"] == "forgotten" and browsed["content"] == target["content"]
+    opened = await app.client.get(f"/v1/memories/{target['id']}", params={"include": "forgotten"},
+                                  headers=ADMIN)
+    assert opened.status_code == 200 and opened.json()["memory"]["type"] == "forgotten"
+    assert opened.json()["memory"]["content"] == target["content"] and opened.json()["sources"]
     only = await app.client.post("/v1/recall", json={**QUERY, "types": [], "include": ["superseded"]},
                                  headers=ADMIN)
     assert only.status_code == 200 and "forgotten" not in {i["type"] for i in only.json()["items"]}
@@ -88,6 +92,8 @@ async def test_only_an_admin_sees_a_forgotten_memory_with_its_content(app: App) 
             "no admin token was sent")
     refused(await app.client.get("/v1/memories", params={"include": "forgotten"}, headers=wrong),
             "not the admin token")
+    refused(await app.client.get(f"/v1/memories/{target['id']}", params={"include": "forgotten"}),
+            "no admin token was sent")
     unknown = await app.client.post("/v1/recall", json={**QUERY, "include": ["deleted"]}, headers=ADMIN)
     assert unknown.status_code == 422 and unknown.json()["error"]["problems"][0]["field"] == "include.0"
 

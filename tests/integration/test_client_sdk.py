@@ -262,6 +262,10 @@ async def test_admin_token_unlocks_include(gateway: Gateway) -> None:
         assert gone.type == "forgotten" and gone.content == memory.content
         page = await admin.list_memories(user=user, include=["forgotten"])
         assert [m.type for m in page.items if m.id == memory.id] == ["forgotten"]
+        opened = await admin.get_memory(memory.id, include="forgotten")
+        assert opened.memory.type == "forgotten" and opened.memory.content == memory.content
+        with pytest.raises(NotFound):
+            await admin.get_memory(memory.id)  # not asked for: gone, as for everyone
         with pytest.raises(Forbidden) as refused:
             await hs.recall(question, user=user, include=["forgotten"])
         assert refused.value.status == 403 and refused.value.code == "forbidden"

@@ -172,9 +172,10 @@ class AsyncHindsight:
             user=user, session=session, types=types, kinds=kinds, keys=keys, tags=tags,
             limit=limit, offset=offset, include=include))
 
-    async def get_memory(self, memory_id: str) -> MemoryDetail:
-        """One memory with the turns it was learned from. Raises ``NotFound``."""
-        return await self._send(self._calls.get_memory(memory_id))
+    async def get_memory(self, memory_id: str, include: str | Sequence[str] | None = None) -> MemoryDetail:
+        """One memory with the turns it was learned from. Raises ``NotFound`` (also for a
+        forgotten one, unless ``include="forgotten"``: admin only, as in ``recall``)."""
+        return await self._send(self._calls.get_memory(memory_id, include))
 
     async def status(self) -> Status:
         """Log heads and consumer positions."""

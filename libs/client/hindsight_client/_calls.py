@@ -165,9 +165,10 @@ class Calls:
         return Call("GET", "/v1/memories", MemoryPage.from_json, params=params,
                     headers=self._admin(_as_list(include) or ()))
 
-    def get_memory(self, memory_id: str) -> Call[MemoryDetail]:
-        params = _params({"tenant": self.tenant})
-        return Call("GET", f"/v1/memories/{_segment(memory_id)}", MemoryDetail.from_json, params=params)
+    def get_memory(self, memory_id: str, include: str | Sequence[str] | None = None) -> Call[MemoryDetail]:
+        params = _params({"tenant": self.tenant, "include": include})
+        return Call("GET", f"/v1/memories/{_segment(memory_id)}", MemoryDetail.from_json, params=params,
+                    headers=self._admin(_as_list(include) or ()))
 
     def status(self) -> Call[Status]:
         return Call("GET", "/v1/status", Status.from_json)
