@@ -115,6 +115,18 @@ class VectorContract(_Common):
         assert scores == sorted(scores, reverse=True)
         return [h.document for h in hits]
 
+    async def test_stored_vectors_by_id_inside_the_tenant(self, index: VectorIndex) -> None:
+        await self.write(index, docs(), {"s#0": 4})
+        first, second, _, other_tenant = docs()
+        expected = await self.embedder.embed([first.search_text, second.search_text])
+        got = await index.vectors("t1", [second.id, first.id, other_tenant.id, str(uuid.uuid4()), "x"])
+        assert set(got) == {first.id, second.id}
+        for doc_id, want in zip((first.id, second.id), expected, strict=True):
+            assert len(got[doc_id]) == len(want)
+            assert sum(a * b for a, b in zip(got[doc_id], want, strict=True)) > 0.9999
+        assert list(await index.vectors("t2", [first.id, other_tenant.id])) == [other_tenant.id]
+        assert await index.vectors("t1", []) == {}
+
     async def test_nearest_meaning_ranks_first(self, index: VectorIndex) -> None:
         await self.write(index, docs(), {"s#0": 4})
         [best, *_] = await self.search(index, Scope(tenant="t1"), "which pet dog does she own?")

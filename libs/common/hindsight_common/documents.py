@@ -168,6 +168,14 @@ def in_order(tenant: str, ids: Sequence[str], found: Sequence[Document]) -> list
     return [by_id[i] for i in dict.fromkeys(ids) if i in by_id]
 
 
+def dense_vector(value: object) -> list[float] | None:
+    """A store's vector as a flat list of floats; None for anything else (a named,
+    sparse or multi-vector value: not what Hindsight writes)."""
+    if isinstance(value, list) and all(isinstance(x, int | float) for x in value):
+        return [float(x) for x in value]
+    return None
+
+
 def uuid_ids(ids: Sequence[str]) -> list[str]:
     """The ids among ``ids`` that are UUIDs, canonical and without repeats (every
     document id is one: an event's or a memory's; stores keyed by UUID reject others)."""

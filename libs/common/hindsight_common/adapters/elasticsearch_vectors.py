@@ -144,6 +144,19 @@ class ElasticsearchVectorIndex(VectorIndex):
     async def get(self, tenant: str, ids: Sequence[str]) -> list[Document]:
         return await self._es.documents(tenant, ids)
 
+    async def vectors(self, tenant: str, ids: Sequence[str]) -> dict[str, list[float]]:
+        wanted = list(dict.fromkeys(ids))
+        if not wanted:
+            return {}
+        await self._es.ready()
+        response = await self._es.call("get", lambda: self._es.client.mget(
+            index=self._es.alias, ids=wanted, source_includes=["tenant", "vector"]))
+        return {
+            str(d["_id"]): [float(x) for x in d["_source"]["vector"]]
+            for d in response["docs"]
+            if d.get("found") and d["_source"].get("tenant") == tenant and "vector" in d["_source"]
+        }
+
     async def position(self) -> Position:
         return await self._es.position()
 

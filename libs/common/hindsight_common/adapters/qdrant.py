@@ -43,7 +43,7 @@ from qdrant_client import AsyncQdrantClient, models
 from qdrant_client.common.client_exceptions import QdrantException
 from qdrant_client.http.exceptions import ApiException, UnexpectedResponse
 
-from hindsight_common.documents import from_payload, in_order, to_payload, uuid_ids
+from hindsight_common.documents import dense_vector, from_payload, in_order, to_payload, uuid_ids
 from hindsight_common.errors import ProjectionError
 from hindsight_common.ports.log import Position
 from hindsight_common.ports.projection import Document, Embedded, Hit, Scope, VectorIndex
@@ -226,6 +226,20 @@ class QdrantIndex(VectorIndex):
         # Position points have no tenant: in_order leaves them out with other tenants'.
         found = [from_payload(dict(r.payload or {})) for r in records if (r.payload or {}).get("tenant")]
         return in_order(tenant, ids, found)
+
+    async def vectors(self, tenant: str, ids: Sequence[str]) -> dict[str, list[float]]:
+        points = uuid_ids(ids)
+        if not points:
+            return {}
+        target = await self._ready()
+        records = await self._call(
+            "retrieve",
+            lambda: self._client.retrieve(
+                collection_name=target, ids=points, with_payload=["tenant"], with_vectors=True
+            ),
+        )
+        found = {str(r.id): dense_vector(r.vector) for r in records if (r.payload or {}).get("tenant") == tenant}
+        return {doc_id: v for doc_id, v in found.items() if v is not None}
 
     async def position(self) -> Position:
         target = await self._ready()

@@ -12,7 +12,7 @@ from typing import Any
 import qdrant_edge as qe
 
 from hindsight_common.adapters.position_file import read_position, write_position
-from hindsight_common.documents import from_payload, in_order, to_payload, uuid_ids
+from hindsight_common.documents import dense_vector, from_payload, in_order, to_payload, uuid_ids
 from hindsight_common.errors import ProjectionError
 from hindsight_common.ports.log import Position
 from hindsight_common.ports.projection import Document, Embedded, Hit, Scope, VectorIndex
@@ -111,6 +111,17 @@ class QdrantEdgeIndex(VectorIndex):
         except Exception as e:
             raise ProjectionError(f"Qdrant Edge retrieve failed: {e}") from e
         return in_order(tenant, ids, [from_payload(dict(r.payload or {})) for r in records])
+
+    async def vectors(self, tenant: str, ids: Sequence[str]) -> dict[str, list[float]]:
+        points: list[Any] = list(uuid_ids(ids))
+        if not points:
+            return {}
+        try:
+            records = await asyncio.to_thread(self._shard.retrieve, points, True, True)
+        except Exception as e:
+            raise ProjectionError(f"Qdrant Edge retrieve failed: {e}") from e
+        found = {str(r.id): dense_vector(r.vector) for r in records if (r.payload or {}).get("tenant") == tenant}
+        return {doc_id: v for doc_id, v in found.items() if v is not None}
 
     async def position(self) -> Position:
         return read_position(self._position_path)

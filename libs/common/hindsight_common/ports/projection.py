@@ -125,6 +125,12 @@ class VectorIndex(Projection):
         """The documents of ``tenant`` with these ids (missing ones left out), in the
         order asked, without their vectors. Raises ProjectionError."""
 
+    @abstractmethod
+    async def vectors(self, tenant: str, ids: Sequence[str]) -> dict[str, list[float]]:
+        """The stored (unit-length) vectors of ``tenant``'s documents with these ids,
+        by id; missing ones and other tenants' are left out. Recall's diversity step
+        reads them instead of embedding its candidates again. Raises ProjectionError."""
+
 
 class TextIndex(Projection):
     """Keyword (BM25) projection (SQLite FTS5 embedded, Elasticsearch in the cluster)."""
