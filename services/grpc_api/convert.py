@@ -97,6 +97,7 @@ class MemoryParams(BaseModel):
 
     memory_id: str = Field(min_length=1, max_length=200)
     tenant: str | None = Field(None, max_length=200)
+    include: list[Include] = Field(default_factory=list)
 
 
 def validate(model: type[M], data: Mapping[str, Any]) -> M:
@@ -207,7 +208,8 @@ def list_memories_params(msg: pb.ListMemoriesRequest) -> ListMemoriesParams:
 
 
 def memory_params(msg: pb.GetMemoryRequest) -> MemoryParams:
-    return validate(MemoryParams, {"memory_id": msg.memory_id, **present(msg, "tenant")})
+    return validate(MemoryParams, {"memory_id": msg.memory_id, **present(msg, "tenant"),
+                                   "include": list(msg.include)})
 
 
 # ---------------------------------------------------------------- answers

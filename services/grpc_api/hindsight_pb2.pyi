@@ -339,12 +339,14 @@ class ListMemoriesResponse(_message.Message):
     def __init__(self, items: _Optional[_Iterable[_Union[Memory, _Mapping]]] = ..., next_offset: _Optional[int] = ...) -> None: ...
 
 class GetMemoryRequest(_message.Message):
-    __slots__ = ("memory_id", "tenant")
+    __slots__ = ("memory_id", "tenant", "include")
     MEMORY_ID_FIELD_NUMBER: _ClassVar[int]
     TENANT_FIELD_NUMBER: _ClassVar[int]
+    INCLUDE_FIELD_NUMBER: _ClassVar[int]
     memory_id: str
     tenant: str
-    def __init__(self, memory_id: _Optional[str] = ..., tenant: _Optional[str] = ...) -> None: ...
+    include: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, memory_id: _Optional[str] = ..., tenant: _Optional[str] = ..., include: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class SourceTurn(_message.Message):
     __slots__ = ("id", "speaker", "role", "content", "session", "occurred_at", "external_id")

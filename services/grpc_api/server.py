@@ -231,7 +231,10 @@ class HindsightServicer(pb_grpc.HindsightServicer):
     ) -> pb.GetMemoryResponse:
         async def work() -> pb.GetMemoryResponse:
             p = convert.memory_params(request)
-            return convert.memory_response(await self._query().memory(p.tenant, p.memory_id))
+            if p.include:
+                require_admin(self._settings, authorization(context), "include")
+            memory = await self._query().memory(p.tenant, p.memory_id, include=tuple(p.include))
+            return convert.memory_response(memory)
 
         return await answer(context, work)
 

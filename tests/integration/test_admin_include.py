@@ -130,6 +130,14 @@ async def test_grpc_include_needs_the_admin_token(app: App) -> None:
             page = await stub.ListMemories(pb.ListMemoriesRequest(user="ann", include=["forgotten"]),
                                            metadata=tuple(ADMIN.items()), timeout=TIMEOUT)
             assert [m.type for m in page.items if m.id == target["id"]] == ["forgotten"]
+            opened = await stub.GetMemory(pb.GetMemoryRequest(memory_id=target["id"], include=["forgotten"]),
+                                          metadata=tuple(ADMIN.items()), timeout=TIMEOUT)
+            assert opened.memory.type == "forgotten" and opened.memory.content == target["content"]
+            e = await rpc_error(stub.GetMemory(pb.GetMemoryRequest(memory_id=target["id"]), timeout=TIMEOUT))
+            assert e.code() == grpc.StatusCode.NOT_FOUND
+            e = await rpc_error(stub.GetMemory(pb.GetMemoryRequest(memory_id=target["id"], include=["forgotten"]),
+                                               timeout=TIMEOUT))
+            assert e.code() == grpc.StatusCode.PERMISSION_DENIED
 
             for metadata in ((), (("authorization", "Bearer nope"),)):
                 e = await rpc_error(stub.Recall(asked, metadata=metadata, timeout=TIMEOUT))
