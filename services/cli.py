@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import json
 import logging
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -48,6 +49,10 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--user", default=None)
     r.add_argument("--session", default=None)
     r.add_argument("-k", type=int, default=10)
+    r.add_argument("--preset", default=None, help="fast, balanced (default) or thorough")
+    r.add_argument("--explain", action="store_true", help="with --json: each item's path ranks and factors")
+    r.add_argument("--include", action="append", default=[], choices=["forgotten", "superseded", "quarantined"],
+                   help="admin only (repeatable): also these states; sends $HINDSIGHT_ADMIN_TOKEN")
     r.add_argument("--json", action="store_true", help="print the raw JSON answer")
 
     add_mcp_arguments(sub.add_parser("mcp", help="serve the memory tools to agents over MCP (stdio or streamable HTTP)"))
@@ -165,9 +170,15 @@ def _ingest(args: argparse.Namespace) -> int:
 
 def _recall(args: argparse.Namespace) -> int:
     body = {k: v for k, v in {"tenant": args.tenant, "user": args.user, "session": args.session,
-                               "query": args.query, "k": args.k}.items() if v is not None}
+                               "query": args.query, "k": args.k, "preset": args.preset,
+                               "explain": args.explain or None, "include": args.include or None}.items()
+            if v is not None}
+    headers = {}
+    if args.include and os.environ.get("HINDSIGHT_ADMIN_TOKEN"):
+        # From the environment only: a token on the command line is visible to every user.
+        headers["authorization"] = f"Bearer {os.environ['HINDSIGHT_ADMIN_TOKEN']}"
     with httpx.Client(base_url=args.url, timeout=60) as client:
-        r = client.post("/v1/recall", json=body)
+        r = client.post("/v1/recall", json=body, headers=headers)
     if r.status_code >= 400:
         print(f"hindsight: {r.status_code} {r.text}", file=sys.stderr)
         return 1
@@ -176,7 +187,8 @@ def _recall(args: argparse.Namespace) -> int:
         print(json.dumps(data, indent=2))
         return 0
     for n, item in enumerate(data["items"], start=1):
-        print(f"{n:>2}. [{item['score']:.4f}] {item['occurred_at'][:19]} {item['speaker']}: {item['content']}")
+        state = "" if item["type"] in ("episodic", "semantic") else f" ({item['type']})"
+        print(f"{n:>2}. [{item['score']:.4f}] {item['occurred_at'][:19]} {item['speaker']}: {item['content']}{state}")
     return 0
 
 

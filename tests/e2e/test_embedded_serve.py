@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import signal
 import subprocess
@@ -115,6 +116,15 @@ def test_cli_ingest_and_recall(server: Server, tmp_path: Path) -> None:
     assert rec.returncode == 0, rec.stderr
     items = json.loads(rec.stdout)["items"]
     assert len(items) == 2 and all("greyhound" in i["content"] for i in items)
+    fast = subprocess.run([*CLI, "recall", "greyhound", "--user", "ann", "-k", "1", "--url", server.url,
+                           "--preset", "fast", "--explain", "--json"], capture_output=True, text=True)
+    assert fast.returncode == 0, fast.stderr
+    [item] = json.loads(fast.stdout)["items"]
+    assert set(item["explain"]["paths"]) <= {"vector", "bm25"} and item["explain"]["paths"]
+    admin = subprocess.run([*CLI, "recall", "greyhound", "--user", "ann", "--include", "forgotten",
+                            "--url", server.url], capture_output=True, text=True,
+                           env={k: v for k, v in os.environ.items() if k != "HINDSIGHT_ADMIN_TOKEN"})
+    assert admin.returncode == 1 and "403" in admin.stderr and "include" in admin.stderr
 
     bad = tmp_path / "bad.jsonl"
     bad.write_text(json.dumps({"user": "ann", "session": "s", "speaker": "A", "content": ""}) + "\n")
