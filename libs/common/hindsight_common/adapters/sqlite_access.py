@@ -6,7 +6,7 @@ import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
 
-from hindsight_common.adapters.sqlite_db import SqliteDb, in_transaction, record_position
+from hindsight_common.adapters.sqlite_db import SqliteDb, in_transaction, read_position, record_position
 from hindsight_common.errors import PersistenceError
 from hindsight_common.ports.access import AccessCounts, AccessIncrement, applicable
 from hindsight_common.ports.log import Position
@@ -26,13 +26,11 @@ class SqliteAccessCounts(AccessCounts):
         self._sqlite = SqliteDb(path, _SCHEMA, what="access counts", error=PersistenceError)
 
     async def position(self) -> dict[str, int]:
-        rows = await self._sqlite.run(lambda db: db.execute("SELECT pkey, offset FROM position").fetchall())
-        return {str(k): int(v) for k, v in rows}
+        return await self._sqlite.run(read_position)
 
     async def add(self, increments: Sequence[AccessIncrement], position: Position) -> None:
         def write(db: sqlite3.Connection) -> None:
-            applied = dict(db.execute("SELECT pkey, offset FROM position").fetchall())
-            totals = applicable(increments, applied)
+            totals = applicable(increments, read_position(db))
             db.executemany(
                 "INSERT INTO counts (tenant, doc_id, count) VALUES (?,?,?) ON CONFLICT (tenant, doc_id)"
                 " DO UPDATE SET count = count + excluded.count",

@@ -93,8 +93,7 @@ class SqliteProjectionTables:
         return await self._sqlite.run(fn)
 
     async def position(self) -> dict[str, int]:
-        rows = await self._run(lambda db: db.execute("SELECT pkey, offset FROM position").fetchall())
-        return {str(k): int(v) for k, v in rows}
+        return await self._run(read_position)
 
     async def count(self, tenant: str) -> int:
         row = await self._run(
@@ -110,6 +109,11 @@ class SqliteProjectionTables:
 
     async def close(self) -> None:
         self._sqlite.close()
+
+
+def read_position(db: sqlite3.Connection) -> dict[str, int]:
+    """The ``position`` table: the highest applied offset per key."""
+    return {str(k): int(v) for k, v in db.execute("SELECT pkey, offset FROM position").fetchall()}
 
 
 def record_position(db: sqlite3.Connection, position: Mapping[str, int]) -> None:
