@@ -1,7 +1,7 @@
 # One image for every Hindsight service; the command picks what runs.
 FROM python:3.11-slim
 WORKDIR /app
-ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 HF_HUB_OFFLINE=1 \
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 \
     HINDSIGHT_HOST=0.0.0.0 HINDSIGHT_DATA_DIR=/data
 COPY libs/common/pyproject.toml libs/common/pyproject.toml
 COPY libs/common/hindsight_common libs/common/hindsight_common

@@ -6,13 +6,24 @@ from collections.abc import Iterator
 
 import pytest
 
-from hindsight_common.adapters.minilm import MiniLMEmbedder
+from hindsight_common.adapters.onnx_embedder import BgeSmallEmbedder
+from hindsight_common.adapters.onnx_reranker import MiniLMCrossEncoder
+from hindsight_common.ports.embedder import Embedder
+from hindsight_common.ports.reranker import Reranker
 
 
 @pytest.fixture(scope="session")
-def embedder() -> Iterator[MiniLMEmbedder]:
-    """The real all-MiniLM-L6-v2 (offline), loaded once per test session."""
-    model = MiniLMEmbedder()
+def embedder() -> Iterator[Embedder]:
+    """The real bge-small-en on ONNX Runtime (offline, checksummed), loaded once per session."""
+    model = BgeSmallEmbedder()
+    model.load()
+    yield model
+
+
+@pytest.fixture(scope="session")
+def reranker() -> Iterator[Reranker]:
+    """The real ms-marco-MiniLM-L-12-v2 cross-encoder on ONNX Runtime, loaded once."""
+    model = MiniLMCrossEncoder()
     model.load()
     yield model
 

@@ -22,7 +22,7 @@ from hindsight_common.adapters.elasticsearch_vectors import (
     ElasticsearchVectorIndex,
     num_candidates,
 )
-from hindsight_common.adapters.minilm import MiniLMEmbedder
+from hindsight_common.ports.embedder import Embedder
 from hindsight_common.errors import ConfigurationError, ProjectionError
 from hindsight_common.factory import make_vector_index
 from hindsight_common.ports.projection import Embedded, Scope
@@ -84,7 +84,7 @@ def _unit(rng: np.random.Generator) -> list[float]:
 
 class TestElasticsearchVectors(VectorContract):
     @pytest.fixture(autouse=True)
-    def _embedder(self, embedder: MiniLMEmbedder) -> None:
+    def _embedder(self, embedder: Embedder) -> None:
         self.embedder = embedder
 
     @pytest.fixture

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from hindsight_common.adapters.minilm import MiniLMEmbedder
+from hindsight_common.ports.embedder import Embedder
 from hindsight_common.adapters.qdrant_edge import QdrantEdgeIndex
 from hindsight_common.adapters.sqlite_fts import SqliteFtsIndex
 from hindsight_common.adapters.sqlite_log import SqliteLog
@@ -33,7 +33,7 @@ class TestSqliteLog(LogContract):
 
 class TestQdrantEdge(VectorContract):
     @pytest.fixture(autouse=True)
-    def _embedder(self, embedder: MiniLMEmbedder) -> None:
+    def _embedder(self, embedder: Embedder) -> None:
         self.embedder = embedder
 
     @pytest.fixture

@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 from qdrant_client import AsyncQdrantClient
 
-from hindsight_common.adapters.minilm import MiniLMEmbedder
+from hindsight_common.ports.embedder import Embedder
 from hindsight_common.adapters.qdrant import QdrantIndex
 from hindsight_common.errors import ConfigurationError, ProjectionError
 from hindsight_common.factory import make_vector_index
@@ -39,7 +39,7 @@ DIM = 384
 
 class TestQdrantLocalMode(VectorContract):
     @pytest.fixture(autouse=True)
-    def _embedder(self, embedder: MiniLMEmbedder) -> None:
+    def _embedder(self, embedder: Embedder) -> None:
         self.embedder = embedder
 
     @pytest.fixture
@@ -120,7 +120,7 @@ class TestQdrantLocalMode(VectorContract):
         with pytest.raises(ProjectionError):
             await index.count("t1")
 
-    async def test_in_memory_mode(self, embedder: MiniLMEmbedder) -> None:
+    async def test_in_memory_mode(self, embedder: Embedder) -> None:
         index = QdrantIndex(DIM, in_memory=True, collection="scratch")
         try:
             await self.write(index, docs(), {"s#0": 4})
@@ -155,7 +155,7 @@ if _SERVER_URL.startswith(("http://", "https://")):
 
     class TestQdrantServer(VectorContract):
         @pytest.fixture(autouse=True)
-        def _embedder(self, embedder: MiniLMEmbedder) -> None:
+        def _embedder(self, embedder: Embedder) -> None:
             self.embedder = embedder
 
         @pytest.fixture

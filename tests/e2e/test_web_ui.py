@@ -23,7 +23,7 @@ import httpx
 import pytest
 import uvicorn
 
-from hindsight_common.adapters.minilm import MiniLMEmbedder
+from hindsight_common.ports.embedder import Embedder
 from hindsight_common.settings import Settings
 from hindsight_services.embedded import create_app
 
@@ -77,7 +77,7 @@ class ThreadedGateway:
     """The embedded gateway (which serves the UI), served by uvicorn in a background thread
     on a socket bound here (port 0), so no other process can take the port meanwhile."""
 
-    def __init__(self, data_dir: Path, embedder: MiniLMEmbedder) -> None:
+    def __init__(self, data_dir: Path, embedder: Embedder) -> None:
         app = create_app(Settings(data_dir=data_dir), embedder)  # serves the UI itself
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.sock.bind(("127.0.0.1", 0))
@@ -125,7 +125,7 @@ def seed(gateway: Gateway) -> None:
 
 
 @pytest.fixture(scope="module")
-def gateway(tmp_path_factory: pytest.TempPathFactory, embedder: MiniLMEmbedder) -> Iterator[Gateway]:
+def gateway(tmp_path_factory: pytest.TempPathFactory, embedder: Embedder) -> Iterator[Gateway]:
     served = ThreadedGateway(tmp_path_factory.mktemp("ui") / "data", embedder)
     served.start()
     try:

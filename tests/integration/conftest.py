@@ -8,7 +8,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from hindsight_common.adapters.minilm import MiniLMEmbedder
+from hindsight_common.ports.embedder import Embedder
 from hindsight_common.settings import Settings
 from hindsight_services.embedded import EmbeddedRuntime, create_app
 
@@ -25,7 +25,7 @@ def settings(tmp_path: Path) -> Settings:
 
 
 @asynccontextmanager
-async def running(settings: Settings, embedder: MiniLMEmbedder) -> AsyncIterator[App]:
+async def running(settings: Settings, embedder: Embedder) -> AsyncIterator[App]:
     """The embedded gateway in-process (real HTTP app, real storage, real model); tests
     that restart it over the same data directory open it more than once."""
     application = create_app(settings, embedder)
@@ -36,6 +36,6 @@ async def running(settings: Settings, embedder: MiniLMEmbedder) -> AsyncIterator
 
 
 @pytest.fixture
-async def app(settings: Settings, embedder: MiniLMEmbedder) -> AsyncIterator[App]:
+async def app(settings: Settings, embedder: Embedder) -> AsyncIterator[App]:
     async with running(settings, embedder) as started:
         yield started

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from hindsight_common.adapters.minilm import MiniLMEmbedder
+from hindsight_common.ports.embedder import Embedder
 from hindsight_common.events import MemoryAccessed
 from hindsight_common.ports.projection import Document
 from hindsight_common.recall.rerank import factors
@@ -50,7 +50,7 @@ def settings(tmp_path: Path) -> Settings:
 
 
 async def test_recall_counts_accesses_that_rerank_reads_back_and_a_rebuild_keeps(
-    settings: Settings, embedder: MiniLMEmbedder
+    settings: Settings, embedder: Embedder
 ) -> None:
     async with running(settings, embedder) as app:
         r = await app.client.post("/v1/interactions", json={"interactions": [

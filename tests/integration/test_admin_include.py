@@ -14,7 +14,7 @@ import grpc
 import httpx
 import pytest
 
-from hindsight_common.adapters.minilm import MiniLMEmbedder
+from hindsight_common.ports.embedder import Embedder
 from hindsight_common.settings import Settings
 from hindsight_services.embedded import drop_projections
 from hindsight_services.grpc_api import hindsight_pb2 as pb
@@ -99,7 +99,7 @@ async def test_only_an_admin_sees_a_forgotten_memory_with_its_content(app: App) 
 
 
 async def test_admin_options_are_disabled_without_an_admin_token(
-    tmp_path: Path, embedder: MiniLMEmbedder
+    tmp_path: Path, embedder: Embedder
 ) -> None:
     async with running(Settings(data_dir=tmp_path / "data"), embedder) as app:
         for headers in ({}, ADMIN, {"authorization": "Bearer "}):
@@ -152,7 +152,7 @@ async def test_grpc_include_needs_the_admin_token(app: App) -> None:
 
 
 async def test_a_rebuild_gives_the_same_forgotten_documents(
-    settings: Settings, embedder: MiniLMEmbedder
+    settings: Settings, embedder: Embedder
 ) -> None:
     async with running(settings, embedder) as app:
         target = await forget_preference(app)

@@ -30,7 +30,7 @@ from hindsight_client import (
     TransportError,
     Unauthorized,
 )
-from hindsight_common.adapters.minilm import MiniLMEmbedder
+from hindsight_common.ports.embedder import Embedder
 from hindsight_common.settings import Settings
 from hindsight_services.embedded import create_app
 
@@ -39,7 +39,7 @@ ADMIN_TOKEN = "sdk-admin-token"
 class Gateway:
     """``create_app`` served by uvicorn on a socket bound to a free localhost port."""
 
-    def __init__(self, data_dir: Path, embedder: MiniLMEmbedder) -> None:
+    def __init__(self, data_dir: Path, embedder: Embedder) -> None:
         self._sock = socket.socket()
         self._sock.bind(("127.0.0.1", 0))
         self.url = f"http://127.0.0.1:{self._sock.getsockname()[1]}"
@@ -66,7 +66,7 @@ class Gateway:
 
 
 @pytest.fixture(scope="module")
-def gateway(tmp_path_factory: pytest.TempPathFactory, embedder: MiniLMEmbedder) -> Iterator[Gateway]:
+def gateway(tmp_path_factory: pytest.TempPathFactory, embedder: Embedder) -> Iterator[Gateway]:
     gw = Gateway(tmp_path_factory.mktemp("sdk") / "data", embedder)
     gw.start()
     yield gw

@@ -8,7 +8,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from hindsight_common.adapters.minilm import MiniLMEmbedder
+from hindsight_common.ports.embedder import Embedder
 from hindsight_common.events import MemoryExtracted, MemoryReinforced, SessionSummarized
 from hindsight_common.settings import Settings
 from hindsight_common.streams import MEMORIES
@@ -63,7 +63,7 @@ async def test_closing_a_session_reflects_and_memories_are_recallable(app: App) 
     assert {i["type"] for i in both["items"]} == {"episodic", "semantic"}
 
 
-async def test_every_n_turns_and_explicit_request(tmp_path: Path, embedder: MiniLMEmbedder) -> None:
+async def test_every_n_turns_and_explicit_request(tmp_path: Path, embedder: Embedder) -> None:
     settings = Settings(data_dir=tmp_path / "d", reflect_every_n_turns=3)
     async with running(settings, embedder) as app:
         await post(app, "/v1/interactions", {"interactions": [
@@ -83,7 +83,7 @@ async def test_every_n_turns_and_explicit_request(tmp_path: Path, embedder: Mini
         assert any(isinstance(e, MemoryExtracted) and e.key == "possession.pet" for e in events)
 
 
-async def test_idle_sessions_are_reflected(tmp_path: Path, embedder: MiniLMEmbedder) -> None:
+async def test_idle_sessions_are_reflected(tmp_path: Path, embedder: Embedder) -> None:
     settings = Settings(data_dir=tmp_path / "d", reflect_idle_s=0.3, poll_timeout_s=0.05)
     async with running(settings, embedder) as app:
         await post(app, "/v1/interactions", {"interactions": [turn("I prefer tea over coffee.", 1)]})
@@ -102,7 +102,7 @@ async def test_a_confirmed_memory_is_reinforced_not_duplicated(app: App) -> None
     assert events[1].source_external_ids == ("s2-5",)
 
 
-async def test_long_sessions_get_a_rolling_summary_for_working_memory(tmp_path: Path, embedder: MiniLMEmbedder) -> None:
+async def test_long_sessions_get_a_rolling_summary_for_working_memory(tmp_path: Path, embedder: Embedder) -> None:
     settings = Settings(data_dir=tmp_path / "d", summary_after_turns=6, summary_keep_recent=2)
     async with running(settings, embedder) as app:
         lines = [turn(f"I love {food} very much." if i % 2 == 0 else f"Noted, {food}.", i,
@@ -137,7 +137,7 @@ LLM_REPLY = {"episodes": [{"episode": 0, "memories": [
 
 
 async def test_llm_reflection_survives_429_timeout_and_malformed_then_replay_makes_no_call(
-    tmp_path: Path, embedder: MiniLMEmbedder
+    tmp_path: Path, embedder: Embedder
 ) -> None:
     script = [ErrorReply(429, retry_after="0.05"), Stall(5.0, then=JsonReply(LLM_REPLY)),
               TextReply("Sorry, I cannot produce that right now."), JsonReply(LLM_REPLY, prompt_tokens=300,

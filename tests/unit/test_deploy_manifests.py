@@ -322,7 +322,7 @@ def test_embedding_services_are_sized_for_cpu_embedding(
     c = container(deployment(base, service))
     assert cpu(c["resources"]["requests"]["cpu"]) >= 1
     assert memory(c["resources"]["requests"]["memory"]) >= 2 * 2**30
-    threads = int(env_of(c)["HINDSIGHT_EMBED_THREADS"])
+    threads = int(env_of(c)["HINDSIGHT_MODEL_THREADS"])
     assert 1 <= threads <= cpu(c["resources"]["limits"]["cpu"])
 
 

@@ -16,6 +16,7 @@ from hindsight_common.ports.log import EventLog
 from hindsight_common.ports.projection import TextIndex, VectorIndex
 from hindsight_common.ports.reflect_state import ReflectState
 from hindsight_common.ports.reflector import Reflector
+from hindsight_common.ports.reranker import Reranker
 from hindsight_common.settings import Settings
 
 if TYPE_CHECKING:
@@ -58,11 +59,31 @@ def _postgres_state(settings: Settings, needed_by: str) -> PostgresState:
 
 
 def make_embedder(settings: Settings) -> Embedder:
-    if settings.embedder == "minilm":
-        from hindsight_common.adapters.minilm import MiniLMEmbedder
+    if settings.embedder == "bge-small-en":
+        from hindsight_common.adapters.onnx_embedder import BgeSmallEmbedder
 
-        return MiniLMEmbedder(threads=settings.embed_threads)
+        return BgeSmallEmbedder(threads=settings.model_threads)
+    if settings.embedder == "minilm":
+        try:
+            from hindsight_common.adapters.minilm import MiniLMEmbedder
+        except ImportError as e:  # pragma: no cover - depends on the optional extra
+            raise ConfigurationError(
+                "HINDSIGHT_EMBEDDER=minilm needs the optional PyTorch extra: "
+                "pip install 'hindsight-memory-common[minilm]'") from e
+        return MiniLMEmbedder(threads=settings.model_threads)
     raise ConfigurationError(f"unknown embedder {settings.embedder!r}")
+
+
+def make_reranker(settings: Settings) -> Reranker | None:
+    """The cross-encoder presets rerank with; None when turned off (``HINDSIGHT_RERANKER=none``:
+    presets that ask for it then run without it, and explain says so)."""
+    if settings.reranker == "ms-marco-minilm-l12":
+        from hindsight_common.adapters.onnx_reranker import MiniLMCrossEncoder
+
+        return MiniLMCrossEncoder(threads=settings.model_threads)
+    if settings.reranker == "none":
+        return None
+    raise ConfigurationError(f"unknown reranker {settings.reranker!r}")
 
 
 def make_vector_index(settings: Settings, dim: int) -> VectorIndex:

