@@ -1,72 +1,168 @@
-"""``hindsight bench locomo``: ingest through the real ingest path, recall through
-the real recall path (the HTTP app in-process), and print recall@k and latency."""
+"""``hindsight bench locomo``: ingest through the real ingest path, recall through the
+real recall path (the HTTP API: the app in-process, or a running gateway with
+``--url``), and print recall@k (k counting turns) and latency per preset.
+
+Questions are independent: access recording is off (in-process; a gateway given with
+``--url`` should run with ``HINDSIGHT_ACCESS_FLUSH_S=0``), and every question is asked
+with ``reference_time`` just after its conversation's last session.
+"""
 
 from __future__ import annotations
 
 import json
+import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import httpx
 
 from hindsight_common.bench import locomo
+from hindsight_common.errors import ConfigurationError
+from hindsight_common.recall.presets import PRESETS, Preset, ablations, preset
 from hindsight_common.settings import Settings
-from hindsight_services.embedded import EmbeddedRuntime, create_app
+from hindsight_services.embedded import create_app
 
 TENANT = "locomo-bench"
+BATCH = 200
+
+
+class Progress:
+    """One line on stderr: done/total, rate and ETA (redrawn on a terminal, else every 10%)."""
+
+    def __init__(self, what: str, total: int) -> None:
+        self._what, self._total, self._done = what, max(total, 1), 0
+        self._started = time.perf_counter()
+        self._tty = sys.stderr.isatty()
+        self._next_note = 0.1
+
+    def advance(self, n: int = 1) -> None:
+        self._done += n
+        fraction = self._done / self._total
+        if not self._tty and fraction < self._next_note and self._done < self._total:
+            return
+        self._next_note = fraction + 0.1
+        elapsed = max(time.perf_counter() - self._started, 1e-9)
+        rate = self._done / elapsed
+        eta = (self._total - self._done) / rate if rate else 0.0
+        line = f"{self._what}: {self._done}/{self._total} ({rate:.0f}/s, ETA {eta:.0f}s)"
+        print(("\r" + line) if self._tty else line, end="" if self._tty else "\n", file=sys.stderr, flush=True)
+        if self._tty and self._done >= self._total:
+            print(file=sys.stderr)
+
+
+def bench_presets(names: Sequence[str], ablate: str | None) -> dict[str, Preset]:
+    """The presets to measure: those named, plus the first one's ablations (``"all"``,
+    or a comma-separated choice of stages: ``speaker`` for ``<base>-no-speaker``,
+    ``+graph`` for ``<base>+graph``)."""
+    chosen = {name: preset(name) for name in names}
+    if ablate and names:
+        base = names[0]
+        variants = ablations(chosen[base])
+        if ablate != "all":
+            wanted = [s.strip() for s in ablate.split(",") if s.strip()]
+            names_of = {s: f"{base}{s}" if s.startswith("+") else f"{base}-no-{s}" for s in wanted}
+            unknown = [s for s, n in names_of.items() if n not in variants]
+            if unknown:
+                known = ", ".join(n[len(base):].removeprefix("-no-") for n in variants)
+                raise ConfigurationError(f"no such stage to ablate: {', '.join(unknown)}; one of {known}")
+            variants = {n: variants[n] for n in names_of.values()}
+        chosen.update(variants)
+    return chosen
+
+
+@asynccontextmanager
+async def _client(url: str | None, presets: Mapping[str, Preset]) -> AsyncIterator[httpx.AsyncClient]:
+    if url:
+        async with httpx.AsyncClient(base_url=url, timeout=120) as client:
+            yield client
+        return
+    with tempfile.TemporaryDirectory(prefix="hindsight-bench-") as tmp:
+        settings = Settings(data_dir=Path(tmp), access_flush_s=0)
+        app = create_app(settings, presets={**PRESETS, **presets})
+        async with app.router.lifespan_context(app):
+            async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://bench",
+                                         timeout=600) as client:
+                yield client
 
 
 async def run_locomo(
-    data: Path, ks: Sequence[int], data_dir: Path | None = None, reflect: bool = False
+    data: Path, ks: Sequence[int], presets: Sequence[str] = ("balanced",), *, reflect: bool = False,
+    ablate: str | None = None, url: str | None = None,
 ) -> dict[str, Any]:
+    """Ingest ``data``, then ask every scored question once per preset (and ablation)."""
     conversations = locomo.load(data)
-    with tempfile.TemporaryDirectory(prefix="hindsight-bench-") as tmp:
-        settings = Settings(data_dir=data_dir or Path(tmp))
-        app = create_app(settings)
-        runtime: EmbeddedRuntime = app.state.runtime
-        async with app.router.lifespan_context(app):
-            transport = httpx.ASGITransport(app=app)
-            async with httpx.AsyncClient(transport=transport, base_url="http://bench") as client:
-                for conv in conversations:
-                    await _ingest(client, conv)
-                    if reflect:
-                        await _close_sessions(client, conv)
-                await runtime.wait_caught_up(timeout_s=3600)
-                memories = (await runtime.status())["log"].get("hindsight.memories.v1#0", 0)
-                per_question, latencies = await _ask(client, conversations, max(ks))
+    chosen = bench_presets(presets, ablate)
+    if url and any(name not in PRESETS for name in chosen):
+        raise ConfigurationError("--ablate needs the in-process runtime (its variants are not "
+                                 "presets a gateway knows); leave out --url")
+    k = max(ks)
+    async with _client(url, chosen) as client:
+        progress = Progress("ingest turns", sum(len(c.turns) for c in conversations))
+        for conv in conversations:
+            await _ingest(client, conv, progress)
+            if reflect:
+                await _close_sessions(client, conv)
+        status = await _wait_caught_up(client, timeout_s=3600)
+        rows = []
+        for name in chosen:
+            per_question, latencies = await _ask(client, conversations, name, k)
+            rows.append({
+                "preset": name,
+                "recall": locomo.summarise(per_question, ks),
+                "latency_ms": {"p50": round(locomo.percentile(latencies, 50), 1),
+                               "p95": round(locomo.percentile(latencies, 95), 1)},
+            })
     return {
-        "questions": len(per_question),
+        "questions": sum(len(c.questions) for c in conversations),
+        "turns": sum(len(c.turns) for c in conversations),
         "reflect": reflect,
-        "memory_events": memories if reflect else 0,
-        "recall": locomo.summarise(per_question, ks),
-        "latency_ms": {
-            "p50": round(locomo.percentile(latencies, 50), 2),
-            "p95": round(locomo.percentile(latencies, 95), 2),
-        },
+        "mode": f"gateway at {url}" if url else "embedded",
+        "memory_events": _memory_events(status),
+        "rows": rows,
     }
 
 
-async def _ingest(client: httpx.AsyncClient, conv: locomo.Conversation) -> None:
-    batch: list[dict[str, Any]] = []
-    for t in conv.turns:
-        batch.append(
-            {
-                "tenant": TENANT,
-                "user": conv.sample_id,
-                "session": f"{conv.sample_id}-{t.session}",
-                "speaker": t.speaker,
-                "role": "user",
-                "content": t.text,
-                "occurred_at": t.occurred_at.isoformat(),
-                "external_id": t.dia_id,
-            }
-        )
-    for i in range(0, len(batch), 200):
-        r = await client.post("/v1/interactions", json={"interactions": batch[i : i + 200]})
+def _memory_events(status: Mapping[str, Any]) -> int:
+    """Events on the memories stream (reflection's output), whatever the flags asked."""
+    heads: Mapping[str, int] = status.get("log", {})
+    return sum(offset for key, offset in heads.items() if "memories.v1" in key)
+
+
+async def _wait_caught_up(client: httpx.AsyncClient, timeout_s: float) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout_s
+    while True:
+        status: dict[str, Any] = (await client.get("/v1/status")).json()
+        if status.get("caught_up"):
+            return status
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"projections not caught up after {timeout_s:.0f}s")
+        await _sleep(0.2)
+
+
+async def _sleep(seconds: float) -> None:
+    import asyncio
+
+    await asyncio.sleep(seconds)
+
+
+async def _ingest(client: httpx.AsyncClient, conv: locomo.Conversation, progress: Progress) -> None:
+    batch = [
+        {"tenant": TENANT, "user": conv.sample_id, "session": f"{conv.sample_id}-{t.session}",
+         "speaker": t.speaker, "role": "user", "content": t.text,
+         "occurred_at": t.occurred_at.isoformat(), "external_id": t.dia_id}
+        for t in conv.turns
+    ]
+    for i in range(0, len(batch), BATCH):
+        part = batch[i : i + BATCH]
+        # A key per batch: running the bench again against the same gateway adds nothing.
+        r = await client.post("/v1/interactions", json={"interactions": part},
+                              headers={"Idempotency-Key": f"locomo-{conv.sample_id}-{i}"})
         r.raise_for_status()
+        progress.advance(len(part))
 
 
 async def _close_sessions(client: httpx.AsyncClient, conv: locomo.Conversation) -> None:
@@ -78,39 +174,49 @@ async def _close_sessions(client: httpx.AsyncClient, conv: locomo.Conversation) 
 
 
 async def _ask(
-    client: httpx.AsyncClient, conversations: Sequence[locomo.Conversation], k: int
+    client: httpx.AsyncClient, conversations: Sequence[locomo.Conversation], preset_name: str, k: int
 ) -> tuple[list[tuple[locomo.Question, list[list[str]]]], list[float]]:
     results: list[tuple[locomo.Question, list[list[str]]]] = []
     latencies: list[float] = []
+    progress = Progress(f"questions ({preset_name})", sum(len(c.questions) for c in conversations))
     for conv in conversations:
+        reference = conv.reference_time.isoformat()
         for q in conv.questions:
+            body = {"tenant": TENANT, "user": conv.sample_id, "query": q.question, "k": k,
+                    "preset": preset_name, "reference_time": reference}
             started = time.perf_counter()
-            r = await client.post(
-                "/v1/recall", json={"tenant": TENANT, "user": conv.sample_id, "query": q.question, "k": k}
-            )
+            r = await client.post("/v1/recall", json=body)
             latencies.append((time.perf_counter() - started) * 1000)
             r.raise_for_status()
-            items = r.json()["items"]
-            results.append((q, [i["provenance"]["external_ids"] for i in items]))
+            results.append((q, [i["provenance"]["external_ids"] for i in r.json()["items"]]))
+            progress.advance()
     return results, latencies
 
 
-def format_table(result: dict[str, Any]) -> str:
-    names = {"1": "multi-hop", "2": "temporal", "3": "open-domain", "4": "single-hop", "all": "overall"}
-    ks = list(result["recall"])
-    lines = [f"LoCoMo retrieval: {result['questions']} questions"
-             + (" (after reflection)" if result.get("reflect") else "")]
-    lines.append(f"{'category':<16}" + "".join(f"{'R@' + k:>9}" for k in ks))
-    for cat in (*locomo.CATEGORIES, "all"):
-        lines.append(
-            f"{cat + ' ' + names[cat]:<16}" + "".join(f"{result['recall'][k][cat]:>9.3f}" for k in ks)
-        )
-    lat = result["latency_ms"]
-    lines.append(f"recall latency: p50 {lat['p50']:.1f} ms, p95 {lat['p95']:.1f} ms")
+_NAMES = {"1": "multi-hop", "2": "temporal", "3": "open-domain", "4": "single-hop"}
+
+
+def format_table(result: Mapping[str, Any]) -> str:
+    rows = result["rows"]
+    ks = list(rows[0]["recall"]) if rows else []
+    lines = [f"LoCoMo turn-level evidence recall ({result['mode']}): {result['questions']} questions over "
+             f"{result['turns']} turns; k counts turns"
+             + ("; after reflection" if result["reflect"] else "")
+             + f"; memory events produced: {result['memory_events']}"]
+    k10 = "10" if "10" in ks else ks[-1] if ks else ""
+    header = (f"{'preset':<32}" + "".join(f"{'R@' + k:>8}" for k in ks)
+              + "".join(f"{f'R@{k10} ' + c:>10}" for c in locomo.CATEGORIES) + f"{'p50 ms':>9}{'p95 ms':>9}")
+    lines.append(header)
+    for row in rows:
+        r = row["recall"]
+        lines.append(f"{row['preset']:<32}" + "".join(f"{r[k]['all']:>8.3f}" for k in ks)
+                     + "".join(f"{r[k10][c]:>10.3f}" for c in locomo.CATEGORIES)
+                     + f"{row['latency_ms']['p50']:>9.1f}{row['latency_ms']['p95']:>9.1f}")
+    lines.append("categories: " + ", ".join(f"{c} {n}" for c, n in _NAMES.items()))
     return "\n".join(lines)
 
 
-def print_result(result: dict[str, Any], as_json: bool) -> None:
+def print_result(result: Mapping[str, Any], as_json: bool) -> None:
     print(format_table(result))
     if as_json:
         print(json.dumps(result))

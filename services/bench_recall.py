@@ -25,10 +25,12 @@ from hindsight_common.settings import Settings
 from hindsight_services.embedded import create_app
 
 TENANT = "recall-bench"
-USERS = 50
+# One user holds the whole corpus, so a query searches every document (spread over 50
+# users, a query at "100,000" searched about 3,400).
+USERS = 1
 
 
-MARKER = "bench-recall-loaded.json"  # in a kept data directory: how many synthetic turns it holds
+MARKER = "bench-recall-loaded-1user.json"  # in a kept data directory: how many synthetic turns it holds
 
 
 @asynccontextmanager
@@ -75,7 +77,7 @@ async def run_recall_bench(sizes: Sequence[int], presets: Sequence[str], queries
             started = time.perf_counter()
             batch: list[dict[str, Any]] = []
             skip = loaded
-            for t in synthetic.turns(size):
+            for t in synthetic.turns(size, users=USERS):
                 if skip > 0:
                     skip -= 1  # already loaded by a smaller size or an earlier run
                     continue

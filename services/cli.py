@@ -49,7 +49,7 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--user", default=None)
     r.add_argument("--session", default=None)
     r.add_argument("-k", type=int, default=10)
-    r.add_argument("--preset", default=None, help="fast, balanced (default) or thorough")
+    r.add_argument("--preset", default=None, help="fast or balanced (the default)")
     r.add_argument("--explain", action="store_true", help="with --json: each item's path ranks and factors")
     r.add_argument("--include", action="append", default=[], choices=["forgotten", "superseded", "quarantined"],
                    help="admin only (repeatable): also these states; sends $HINDSIGHT_ADMIN_TOKEN")
@@ -68,9 +68,16 @@ def _parser() -> argparse.ArgumentParser:
     lb.add_argument("--json", action="store_true", help="also print one JSON object as the last line")
     lb.add_argument("--reflect", action="store_true",
                     help="close every session first so the reflector adds semantic memories")
+    lb.add_argument("--preset", default="balanced",
+                    help="comma-separated presets to measure (default: balanced, the default preset)")
+    lb.add_argument("--ablate", nargs="?", const="all", default=None, metavar="STAGES",
+                    help="also measure the first preset with each stage or factor switched off, and "
+                         "each path it lacks switched on; optionally only these (comma-separated, "
+                         "e.g. cross_encoder,speaker,+graph); in-process only")
+    lb.add_argument("--url", default=None, help="a running gateway (embedded or cluster); default: in-process")
     rcb = bsub.add_parser("recall", help="recall latency per preset over N synthetic turns")
     rcb.add_argument("--n", default="10000", help="comma-separated sizes, e.g. 10000,100000")
-    rcb.add_argument("--presets", default="fast,balanced,thorough")
+    rcb.add_argument("--presets", default="fast,balanced")
     rcb.add_argument("--queries", type=int, default=200)
     rcb.add_argument("--url", default=None, help="a running gateway (cluster); default: embedded in-process")
     rcb.add_argument("--data-dir", type=Path, default=None,
@@ -213,7 +220,12 @@ async def _bench_locomo(args: argparse.Namespace) -> int:
     from hindsight_services.bench import print_result, run_locomo
 
     ks = [int(k) for k in args.k.split(",") if k.strip()]
-    result = await run_locomo(args.data, ks, reflect=args.reflect)
+    if not ks or min(ks) < 1 or max(ks) > 100:
+        raise SystemExit("hindsight: --k takes cut-offs between 1 and 100, e.g. 5,10,20")
+    if not args.data.is_file():
+        raise SystemExit(f"hindsight: no LoCoMo file at {args.data}")
+    presets = [n.strip() for n in args.preset.split(",") if n.strip()]
+    result = await run_locomo(args.data, ks, presets, reflect=args.reflect, ablate=args.ablate, url=args.url)
     print_result(result, args.json)
     return 0
 

@@ -11,7 +11,7 @@ import fcntl
 import logging
 import os
 import shutil
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from typing import IO, Any
 
@@ -27,11 +27,13 @@ from hindsight_common.factory import (
     make_log,
     make_reflect_state,
     make_reflector,
+    make_reranker,
     make_text_index,
     make_vector_index,
 )
 from hindsight_common.ports.access import AccessCounts
 from hindsight_common.ports.embedder import Embedder
+from hindsight_common.ports.reranker import Reranker
 from hindsight_common.ports.log import EventLog
 from hindsight_common.graph import extract_entities
 from hindsight_common.ports.graph import GraphStore
@@ -39,6 +41,7 @@ from hindsight_common.ports.projection import TextIndex, VectorIndex
 from hindsight_common.ports.reflect_state import ReflectState
 from hindsight_common.recall.access import AccessRecorder, access_lookup
 from hindsight_common.recall.engine import RecallEngine, RecallSettings
+from hindsight_common.recall.presets import PRESETS, Preset
 from hindsight_common.settings import Settings
 from hindsight_common.tokens import count_tokens
 from hindsight_services.consolidate import wiring as consolidate_wiring
@@ -86,9 +89,12 @@ def drop_projections(settings: Settings) -> None:
 class EmbeddedRuntime:
     """Owns the adapters and the consumer tasks of one embedded Hindsight."""
 
-    def __init__(self, settings: Settings, embedder: Embedder | None = None) -> None:
+    def __init__(self, settings: Settings, embedder: Embedder | None = None,
+                 reranker: Reranker | None = None, presets: Mapping[str, Preset] = PRESETS) -> None:
         self.settings = settings
+        self._presets = presets
         self._given_embedder = embedder
+        self._given_reranker = reranker
         self._lock: IO[str] | None = None
         self._stop = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
@@ -108,6 +114,9 @@ class EmbeddedRuntime:
         self.log = make_log(self.settings)
         self.embedder = self._given_embedder or make_embedder(self.settings)
         await self.embedder.embed(["warm up"])  # load the model before saying ready
+        reranker = self._given_reranker or make_reranker(self.settings)
+        if reranker is not None:
+            await reranker.score("warm up", ["warm up"])
         self.vectors = make_vector_index(self.settings, self.embedder.dim)
         self.text = make_text_index(self.settings)
         self.graph = make_graph_store(self.settings)
@@ -132,6 +141,8 @@ class EmbeddedRuntime:
                 graph=self.graph.search,
                 entities=extract_entities,
                 accesses=access_lookup(self.access_counts),
+                reranker=reranker,
+                presets=self._presets,
             ),
             self.settings,
             self.text,
@@ -198,15 +209,18 @@ class EmbeddedRuntime:
 
 
 def create_app(
-    settings: Settings, embedder: Embedder | None = None, *, serve_grpc: bool = False
+    settings: Settings, embedder: Embedder | None = None, *, serve_grpc: bool = False,
+    reranker: Reranker | None = None, presets: Mapping[str, Preset] = PRESETS,
 ) -> FastAPI:
     """The embedded gateway: write and read APIs over one runtime.
 
-    ``embedder`` lets a caller share an already-loaded model (tests, benchmarks).
+    ``embedder`` and ``reranker`` let a caller share already-loaded models (tests,
+    benchmarks); ``presets`` replaces the named recall presets (the LoCoMo bench's
+    ablations).
     ``serve_grpc``: also serve gRPC on ``settings.grpc_port`` (``hindsight serve``
     does; tests and benchmarks leave it off, so they never compete for the port).
     """
-    runtime = EmbeddedRuntime(settings, embedder)
+    runtime = EmbeddedRuntime(settings, embedder, reranker, presets)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:

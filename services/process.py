@@ -28,6 +28,7 @@ from hindsight_common.factory import (
     make_log,
     make_reflect_state,
     make_reflector,
+    make_reranker,
     make_text_index,
     make_vector_index,
 )
@@ -196,10 +197,13 @@ async def _start(
         # Closers run in reverse: the recorder's last flush goes out before the log closes.
         recorder = AccessRecorder(event_log, settings.access_flush_s)
         closers += [vectors.close, text.close, graph.close, access_counts.close, recorder.stop]
+        reranker = make_reranker(settings)
+        if reranker is not None:
+            await reranker.score("warm up", ["warm up"])
         engine = RecallEngine(
             embedder, vectors, text, RecallSettings(candidates=settings.recall_candidates),
             count_tokens=count_tokens, graph=graph.search, entities=extract_entities,
-            accesses=access_lookup(access_counts),
+            accesses=access_lookup(access_counts), reranker=reranker,
         )
         parts["query"] = Query(engine, settings, text, accesses=recorder)
         recorder.start()

@@ -21,4 +21,5 @@ class Embed:
         in this index."""
         docs = [d for _, d in await documents_of(records, self._index.get)]
         vectors = await self._embedder.embed([d.search_text for d in docs])
-        await self._index.upsert([Embedded(d, v) for d, v in zip(docs, vectors, strict=True)], position)
+        model = self._embedder.model_id
+        await self._index.upsert([Embedded(d, v, model) for d, v in zip(docs, vectors, strict=True)], position)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from hindsight_common.context_windows import SessionKey, with_context
 from hindsight_common.documents import documents_of
 from hindsight_common.events import MemoryExtracted
 from hindsight_common.graph.entities import document_entities
@@ -33,6 +34,12 @@ class Project:
         self._text = text
         self._graph = graph
 
+    async def _tail(self, key: SessionKey, n: int) -> list[Document]:
+        tenant, user, session = key
+        # Over-fetch: a session's summaries are among its newest documents too.
+        docs = await self._text.session_documents(tenant, user, session, n + 8)
+        return [d for d in docs if d.type == "episodic"][:n]
+
     async def handle(self, records: Sequence[LogRecord], position: Position) -> None:
         """Idempotent: documents are keyed by id. The text index is written first, then
         the graph, each recording the batch position in its own transaction; a failure
@@ -40,6 +47,6 @@ class Project:
         memory keeps its content (re-typed "forgotten", see ``documents_of``), looked up
         in the text index."""
         pairs = await documents_of(records, self._text.get)
-        await self._text.upsert([d for _, d in pairs], position)
+        await self._text.upsert(await with_context([d for _, d in pairs], self._tail), position)
         if self._graph is not None:
             await self._graph.upsert([graph_item(r, d) for r, d in pairs], position)

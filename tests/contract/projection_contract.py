@@ -72,6 +72,14 @@ class _Common:
         assert [d.content for d in in_time] == ["My favourite food is spicy ramen"]
         assert await self.search(index, Scope(tenant="t1", types=("semantic",)), "greyhound") == []
 
+    async def test_speaker_filter(self, index: VectorIndex | TextIndex) -> None:
+        await self.write(index, docs(), {"s#0": 4})
+        by_bob = await self.search(index, Scope(tenant="t1", speakers=("Bob",)), "bicycle greyhound ramen")
+        assert [d.speaker for d in by_bob] == ["Bob"]
+        both = await self.search(index, Scope(tenant="t1", speakers=("Bob", "Ann")), "bicycle greyhound ramen")
+        assert {d.speaker for d in both} == {"Ann", "Bob"}
+        assert await self.search(index, Scope(tenant="t1", speakers=("Zed",)), "bicycle greyhound ramen") == []
+
     async def test_get_by_id_in_order_inside_the_tenant(self, index: VectorIndex | TextIndex) -> None:
         await self.write(index, docs(), {"s#0": 4})
         first, second, third, other_tenant = docs()
@@ -150,3 +158,15 @@ class TextContract(_Common):
         [best, *_] = await self.search(index, Scope(tenant="t1"), "who adopts greyhounds?")
         assert "greyhound" in best.content
         assert await self.search(index, Scope(tenant="t1"), "what is it?") == []
+
+    async def test_the_context_field_is_searched_on_its_own(self, index: TextIndex) -> None:
+        # A turn whose topic is named only by its neighbours is found through its context.
+        reply = replace(docs()[0], content="Yes, we went there on Friday!",
+                        context="Bob: Did you visit the old lighthouse?\nAnn: Yes, we went there on Friday!")
+        await self.write(index, [reply, *docs()[1:]], {"s#0": 4})
+        assert await self.search(index, Scope(tenant="t1"), "lighthouse") == []
+        hits = await index.search(Scope(tenant="t1"), "which lighthouse did they visit?", 5, field="context")
+        assert [h.document for h in hits] == [reply]
+        assert hits[0].score > 0
+        # The context field keeps the tenant and scope rules of every search.
+        assert await index.search(Scope(tenant="t2"), "lighthouse", 5, field="context") == []

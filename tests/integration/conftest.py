@@ -9,6 +9,7 @@ import httpx
 import pytest
 
 from hindsight_common.ports.embedder import Embedder
+from hindsight_common.ports.reranker import Reranker
 from hindsight_common.settings import Settings
 from hindsight_services.embedded import EmbeddedRuntime, create_app
 
@@ -25,10 +26,10 @@ def settings(tmp_path: Path) -> Settings:
 
 
 @asynccontextmanager
-async def running(settings: Settings, embedder: Embedder) -> AsyncIterator[App]:
-    """The embedded gateway in-process (real HTTP app, real storage, real model); tests
+async def running(settings: Settings, embedder: Embedder, reranker: Reranker | None = None) -> AsyncIterator[App]:
+    """The embedded gateway in-process (real HTTP app, real storage, real models); tests
     that restart it over the same data directory open it more than once."""
-    application = create_app(settings, embedder)
+    application = create_app(settings, embedder, reranker=reranker)
     async with application.router.lifespan_context(application):
         transport = httpx.ASGITransport(app=application)
         async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
@@ -36,6 +37,6 @@ async def running(settings: Settings, embedder: Embedder) -> AsyncIterator[App]:
 
 
 @pytest.fixture
-async def app(settings: Settings, embedder: Embedder) -> AsyncIterator[App]:
-    async with running(settings, embedder) as started:
+async def app(settings: Settings, embedder: Embedder, reranker: Reranker) -> AsyncIterator[App]:
+    async with running(settings, embedder, reranker) as started:
         yield started

@@ -65,7 +65,7 @@ async def test_unknown_preset_is_a_clear_error(app: App) -> None:
     r = await app.client.post("/v1/recall", json={"query": "x", "preset": "turbo"})
     assert r.status_code == 422
     assert r.json()["error"]["problems"][0] == {
-        "field": "preset", "message": "one of fast, balanced, thorough; got 'turbo'"}
+        "field": "preset", "message": "one of fast, balanced; got 'turbo'"}
 
 
 async def test_default_tenant_and_tenant_isolation(app: App) -> None:

@@ -51,3 +51,46 @@ def test_summary_is_the_mean_per_category_and_overall() -> None:
 def test_percentile() -> None:
     assert locomo.percentile([5.0, 1.0, 3.0], 50) == 3.0
     assert locomo.percentile([], 95) == 0.0
+
+
+def test_k_counts_turns_not_items() -> None:
+    # A semantic memory standing for three turns uses three of the budget; a repeated
+    # turn counts once; an item that would pass k counts only up to k.
+    evidence = frozenset({"D1:1", "D3:1"})
+    retrieved = [["D2:1", "D2:2", "D2:3"], ["D2:1"], ["D1:1"], ["D3:1", "D3:2"]]
+    assert locomo.first_turns(retrieved, 3) == ["D2:1", "D2:2", "D2:3"]
+    assert locomo.recall_at(evidence, retrieved, 3) == 0.0
+    assert locomo.first_turns(retrieved, 4) == ["D2:1", "D2:2", "D2:3", "D1:1"]
+    assert locomo.recall_at(evidence, retrieved, 4) == 0.5
+    assert locomo.recall_at(evidence, retrieved, 5) == 1.0  # D3:1 fits, D3:2 is cut off
+    assert locomo.first_turns(retrieved, 5) == ["D2:1", "D2:2", "D2:3", "D1:1", "D3:1"]
+    assert locomo.first_turns(retrieved, 100) == ["D2:1", "D2:2", "D2:3", "D1:1", "D3:1", "D3:2"]
+
+
+def test_malformed_evidence_strings_are_read_and_normalised() -> None:
+    assert locomo.evidence_ids(["D8:6; D9:17"]) == {"D8:6", "D9:17"}
+    assert locomo.evidence_ids(["D:11:26", "D30:05"]) == {"D11:26", "D30:5"}
+    assert locomo.evidence_ids(["D1:2 D1:3"]) == {"D1:2", "D1:3"}
+    assert locomo.evidence_ids(["none"]) == frozenset()
+
+
+def test_reference_time_is_after_the_last_session() -> None:
+    [conv] = locomo.load(DATA)
+    assert conv.reference_time > max(t.occurred_at for t in conv.turns)
+    assert (conv.reference_time - max(t.occurred_at for t in conv.turns)).days == 1
+
+
+def test_ablations_switch_off_one_stage_each() -> None:
+    from hindsight_common.recall.presets import PRESETS, ablations
+
+    base = PRESETS["balanced"]
+    variants = ablations(base)
+    for path in base.paths:
+        assert set(variants[f"balanced-no-{path}"].paths) == set(base.paths) - {path}
+    assert variants["balanced-no-cross_encoder"].cross_encoder_top == 0
+    assert variants["balanced-no-cross_encoder_context"].cross_encoder_context == 0.0
+    assert variants["balanced-no-decay"].rerank.decay == 0.0
+    assert variants["balanced-no-decay"].rerank.trust == base.rerank.trust
+    assert "graph" in variants["balanced+graph"].paths and "graph" not in base.paths
+    for name, variant in variants.items():
+        assert variant.name == name and variant != base

@@ -70,7 +70,7 @@ class RecallIn(_Strict):
     types: list[Literal["episodic", "semantic"]] | None = None
     since: UtcDatetime | None = None
     until: UtcDatetime | None = None
-    preset: str | None = Field(None, description="fast, balanced (default) or thorough.")
+    preset: str | None = Field(None, description="fast or balanced (the default).")
     reference_time: UtcDatetime | None = Field(
         None, description="What 'last week' is relative to; default now."
     )

@@ -211,7 +211,13 @@ def to_payload(doc: Document) -> dict[str, Any]:
         "key": doc.key or "",
         "confidence": doc.confidence,
         "tags": list(doc.tags),
+        "context": doc.context,
     }
+
+
+def vector_payload(doc: Document, model: str) -> dict[str, Any]:
+    """A vector point's payload: the document and the model that embedded it."""
+    return {**to_payload(doc), "embedding_model": model}
 
 
 def from_payload(p: dict[str, Any]) -> Document:
@@ -235,4 +241,5 @@ def from_payload(p: dict[str, Any]) -> Document:
         key=str(p.get("key") or "") or None,
         confidence=None if p.get("confidence") is None else float(p["confidence"]),
         tags=tuple(str(t) for t in p.get("tags", ())),
+        context=str(p.get("context") or ""),
     )

@@ -145,9 +145,9 @@ class Settings(BaseSettings):
 
     @property
     def text_path(self) -> Path:
-        # v2: the FTS table gained scope tokens; an older file is left alone and the
-        # projection is rebuilt from the log under the new name.
-        return self.projections_dir / "text" / "bm25.v2.sqlite3"
+        # v3: the FTS table gained the context column (v2: scope tokens); an older file is
+        # left alone and the projection is rebuilt from the log under the new name.
+        return self.projections_dir / "text" / "bm25.v3.sqlite3"
 
     @property
     def graph_path(self) -> Path:

@@ -33,7 +33,7 @@ from hindsight_common.adapters.elasticsearch_base import (
 )
 from hindsight_common.documents import from_payload
 from hindsight_common.ports.log import Position
-from hindsight_common.ports.projection import Browse, Document, Hit, Scope, TextIndex
+from hindsight_common.ports.projection import Browse, Document, Hit, Scope, TextField, TextIndex
 
 DEFAULT_ALIAS = "hindsight_text"
 
@@ -42,11 +42,14 @@ DEFAULT_ALIAS = "hindsight_text"
 _NEWEST_FIRST = [{"ts": "desc"}, {"offset": "desc"}, {"id": "desc"}]
 _ANALYSIS = {"analyzer": {"hindsight_terms": {
     "type": "custom", "tokenizer": "standard", "filter": ["lowercase"]}}}
-_MAPPINGS = mappings({"body": {"type": "text", "analyzer": "hindsight_terms"}})
+_MAPPINGS = mappings({"body": {"type": "text", "analyzer": "hindsight_terms"},
+                      "context": {"type": "text", "analyzer": "hindsight_terms"}})
+_FIELDS = {"content": "body", "context": "context"}
 
 
 def _source(doc: Document) -> dict[str, Any]:
-    return {**document_fields(doc), "body": " ".join(analyze(doc.search_text))}
+    return {**document_fields(doc), "body": " ".join(analyze(doc.search_text)),
+            "context": " ".join(analyze(doc.context))}
 
 
 def _operations(alias: str, documents: Sequence[Document]) -> list[dict[str, Any]]:
@@ -104,12 +107,12 @@ class ElasticsearchIndex(TextIndex):
         # After the data, so the recorded position is never ahead of it.
         await self._es.write_position(position)
 
-    async def search(self, scope: Scope, query: str, k: int) -> list[Hit]:
+    async def search(self, scope: Scope, query: str, k: int, *, field: TextField = "content") -> list[Hit]:
         terms = search_terms(query)
         if not terms or k <= 0:
             return []
         await self._es.ready()
-        match = {"match": {"body": {"query": " ".join(terms), "operator": "or"}}}
+        match = {"match": {_FIELDS[field]: {"query": " ".join(terms), "operator": "or"}}}
         response = await self._es.call("search", lambda: self._client.search(
             index=self._alias,
             query={"bool": {"filter": scope_filter(scope), "must": [match]}},

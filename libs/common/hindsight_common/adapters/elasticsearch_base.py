@@ -42,7 +42,7 @@ T = TypeVar("T")
 DEFAULT_TIMEOUT_S = 10.0
 MAX_WINDOW = 10_000  # index.max_result_window's default
 
-KEYWORD_FIELDS = ("id", "tenant", "user", "session", "agent", "type", "kind", "key")
+KEYWORD_FIELDS = ("id", "tenant", "user", "session", "agent", "type", "kind", "key", "speaker")
 _META_FIELD = "meta"
 _POSITION = "position"
 _POSITION_ID = "position:"  # + key; document ids are UUIDs, so never collide
@@ -60,6 +60,8 @@ def scope_filter(scope: Scope) -> list[dict[str, Any]]:
             clauses.append({"term": {name: value}})
     if scope.types:
         clauses.append({"terms": {"type": list(scope.types)}})
+    if scope.speakers:
+        clauses.append({"terms": {"speaker": list(scope.speakers)}})
     if scope.since is not None or scope.until is not None:
         bounds: dict[str, float] = {}
         if scope.since is not None:
@@ -275,6 +277,10 @@ class AliasedIndex:
 
     async def _set_up(self) -> None:
         if await self.call("check alias", lambda: self.client.indices.exists_alias(name=self.alias)):
+            # Fields added since the index was created (additive only: a changed type
+            # is refused, and needs a rebuild into a new version).
+            await self.call("update mapping", lambda: self.client.indices.put_mapping(
+                index=self.alias, properties=self._mappings["properties"]))
             return
         log.info("creating Elasticsearch index %s behind alias %s", self.versioned, self.alias)
         try:

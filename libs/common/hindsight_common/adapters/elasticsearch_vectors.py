@@ -60,7 +60,8 @@ def num_candidates(k: int) -> int:
 def _operations(alias: str, items: Sequence[Embedded]) -> list[dict[str, Any]]:
     operations: list[dict[str, Any]] = []
     for item in items:
-        source = {**document_fields(item.document), "vector": [float(x) for x in item.vector]}
+        source = {**document_fields(item.document), "vector": [float(x) for x in item.vector],
+                  "embedding_model": item.model}
         operations += [{"index": {"_index": alias, "_id": item.document.id}}, source]
     return operations
 
@@ -96,7 +97,7 @@ class ElasticsearchVectorIndex(VectorIndex):
             kind="vector index",
             settings={"number_of_shards": shards, "number_of_replicas": replicas,
                       "refresh_interval": refresh_interval},
-            mappings=mappings({"vector": vector}),
+            mappings=mappings({"vector": vector, "embedding_model": {"type": "keyword"}}),
             timeout_s=timeout_s,
             verify=self._verify,
         )

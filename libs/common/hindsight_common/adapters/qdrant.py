@@ -43,7 +43,7 @@ from qdrant_client import AsyncQdrantClient, models
 from qdrant_client.common.client_exceptions import QdrantException
 from qdrant_client.http.exceptions import ApiException, UnexpectedResponse
 
-from hindsight_common.documents import dense_vector, from_payload, in_order, to_payload, uuid_ids
+from hindsight_common.documents import dense_vector, from_payload, in_order, uuid_ids, vector_payload
 from hindsight_common.errors import ProjectionError
 from hindsight_common.ports.log import Position
 from hindsight_common.ports.projection import Document, Embedded, Hit, Scope, VectorIndex
@@ -55,7 +55,7 @@ T = TypeVar("T")
 DEFAULT_COLLECTION = "hindsight_vectors"
 DEFAULT_TIMEOUT_S = 10.0
 
-_KEYWORD_FIELDS = ("tenant", "user", "session", "agent", "type")
+_KEYWORD_FIELDS = ("tenant", "user", "session", "agent", "type", "speaker")
 # Payload of the reserved position points. Documents never have a "meta" field
 # (see documents.to_payload), and position points never have a "tenant" field.
 _META_FIELD = "meta"
@@ -92,6 +92,8 @@ def scope_filter(scope: Scope) -> models.Filter:
             must.append(models.FieldCondition(key=name, match=models.MatchValue(value=value)))
     if scope.types:
         must.append(models.FieldCondition(key="type", match=models.MatchAny(any=list(scope.types))))
+    if scope.speakers:
+        must.append(models.FieldCondition(key="speaker", match=models.MatchAny(any=list(scope.speakers))))
     if scope.since is not None or scope.until is not None:
         must.append(
             models.FieldCondition(
@@ -186,7 +188,7 @@ class QdrantIndex(VectorIndex):
             models.PointStruct(
                 id=item.document.id,
                 vector=[float(x) for x in item.vector],
-                payload=to_payload(item.document),
+                payload=vector_payload(item.document, item.model),
             )
             for item in items
         ]

@@ -12,14 +12,14 @@ from typing import Any
 import qdrant_edge as qe
 
 from hindsight_common.adapters.position_file import read_position, write_position
-from hindsight_common.documents import dense_vector, from_payload, in_order, to_payload, uuid_ids
+from hindsight_common.documents import dense_vector, from_payload, in_order, uuid_ids, vector_payload
 from hindsight_common.errors import ProjectionError
 from hindsight_common.ports.log import Position
 from hindsight_common.ports.projection import Document, Embedded, Hit, Scope, VectorIndex
 
 log = logging.getLogger(__name__)
 
-_KEYWORD_FIELDS = ("tenant", "user", "session", "agent", "type")
+_KEYWORD_FIELDS = ("tenant", "user", "session", "agent", "type", "speaker")
 
 
 def scope_filter(scope: Scope) -> qe.Filter:
@@ -31,6 +31,8 @@ def scope_filter(scope: Scope) -> qe.Filter:
             must.append(qe.FieldCondition(key=name, match=qe.MatchValue(value)))
     if scope.types:
         must.append(qe.FieldCondition(key="type", match=qe.MatchAny(list(scope.types))))
+    if scope.speakers:
+        must.append(qe.FieldCondition(key="speaker", match=qe.MatchAny(list(scope.speakers))))
     if scope.since is not None or scope.until is not None:
         must.append(
             qe.FieldCondition(
@@ -73,7 +75,8 @@ class QdrantEdgeIndex(VectorIndex):
 
     async def upsert(self, items: Sequence[Embedded], position: Position) -> None:
         points = [
-            qe.Point(id=item.document.id, vector=list(item.vector), payload=to_payload(item.document))
+            qe.Point(id=item.document.id, vector=list(item.vector),
+                     payload=vector_payload(item.document, item.model))
             for item in items
         ]
 

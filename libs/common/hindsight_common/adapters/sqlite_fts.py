@@ -18,7 +18,7 @@ from hindsight_common.documents import from_payload, to_payload
 from hindsight_common.adapters.sqlite_db import SqliteDb, SqliteProjectionTables, record_position
 from hindsight_common.errors import ProjectionError
 from hindsight_common.ports.log import Position
-from hindsight_common.ports.projection import Browse, Document, Hit, Scope, TextIndex
+from hindsight_common.ports.projection import Browse, Document, Hit, Scope, TextField, TextIndex
 from hindsight_common.recall.query_terms import keyword_terms
 
 
@@ -37,7 +37,7 @@ CREATE TABLE IF NOT EXISTS docs (
 CREATE INDEX IF NOT EXISTS docs_scope ON docs (tenant, user, session);
 -- Newest first inside a user (recall's recency path, browsing): no sort of every doc.
 CREATE INDEX IF NOT EXISTS docs_recent ON docs (tenant, user, ts);
-CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(body, scope, tokenize = 'porter unicode61');
+CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(body, ctx, scope, tokenize = 'porter unicode61');
 CREATE TABLE IF NOT EXISTS position (pkey TEXT PRIMARY KEY, offset INTEGER NOT NULL);
 """
 
@@ -64,9 +64,13 @@ def _token(prefix: str, value: str) -> str:
     return prefix + hashlib.sha256(value.encode()).hexdigest()[:24]
 
 
-def _scoped_match(match: str, scope: Scope) -> str:
+def _scoped_match(match: str, scope: Scope, column: str) -> str:
     token = _token("u", scope.tenant + chr(0) + scope.user) if scope.user else _token("t", scope.tenant)
-    return f"scope : {token} AND body : ({match})"
+    return f"scope : {token} AND {column} : ({match})"
+
+
+# bm25() weights per column (body, ctx, scope): only the searched column counts.
+_WEIGHTS = {"content": ("body", "1.0, 0.0, 0.0"), "context": ("ctx", "0.0, 1.0, 0.0")}
 
 
 def _scope_sql(scope: Scope) -> tuple[list[str], list[Any]]:
@@ -81,6 +85,9 @@ def _scope_sql(scope: Scope) -> tuple[list[str], list[Any]]:
     if scope.types:
         where.append(f"d.type IN ({','.join('?' * len(scope.types))})")
         params += list(scope.types)
+    if scope.speakers:
+        where.append(f"json_extract(d.payload, '$.speaker') IN ({','.join('?' * len(scope.speakers))})")
+        params += list(scope.speakers)
     if scope.since is not None:
         where.append("d.ts >= ?")
         params.append(scope.since.timestamp())
@@ -98,7 +105,7 @@ class SqliteFtsIndex(SqliteProjectionTables, TextIndex):
     async def upsert(self, documents: Sequence[Document], position: Position) -> None:
         rows = [
             (d.id, d.tenant, d.user, d.session, d.agent or "", d.type,
-             d.occurred_at.timestamp(), json.dumps(to_payload(d)), d.search_text,
+             d.occurred_at.timestamp(), json.dumps(to_payload(d)), d.search_text, d.context,
              scope_tokens(d.tenant, d.user))
             for d in documents
         ]
@@ -106,7 +113,7 @@ class SqliteFtsIndex(SqliteProjectionTables, TextIndex):
         def tx(db: sqlite3.Connection) -> None:
             db.execute("BEGIN IMMEDIATE")
             try:
-                for *doc, body, scope in rows:
+                for *doc, body, ctx, scope in rows:
                     rowid = db.execute(
                         "INSERT INTO docs (id, tenant, user, session, agent, type, ts, payload) "
                         "VALUES (?,?,?,?,?,?,?,?) ON CONFLICT (id) DO UPDATE SET "
@@ -117,8 +124,8 @@ class SqliteFtsIndex(SqliteProjectionTables, TextIndex):
                     ).fetchone()[0]
                     db.execute("DELETE FROM fts WHERE rowid=?", (rowid,))
                     db.execute(
-                        "INSERT INTO fts (rowid, body, scope) VALUES (?,?,?)",
-                        (rowid, body, scope),
+                        "INSERT INTO fts (rowid, body, ctx, scope) VALUES (?,?,?,?)",
+                        (rowid, body, ctx, scope),
                     )
                 record_position(db, position)
                 db.execute("COMMIT")
@@ -129,16 +136,16 @@ class SqliteFtsIndex(SqliteProjectionTables, TextIndex):
 
         await self._run(tx)
 
-    async def search(self, scope: Scope, query: str, k: int) -> list[Hit]:
+    async def search(self, scope: Scope, query: str, k: int, *, field: TextField = "content") -> list[Hit]:
         match = fts_query(query)
         if match is None:
             return []
+        column, weights = _WEIGHTS[field]
         scope_where, scope_params = _scope_sql(scope)
         where = ["fts MATCH ?", *scope_where]
-        params: list[Any] = [_scoped_match(match, scope), *scope_params]
-        # bm25 weights per column: the body counts, the scope tokens do not.
+        params: list[Any] = [_scoped_match(match, scope, column), *scope_params]
         sql = (
-            "SELECT d.payload, bm25(fts, 1.0, 0.0) AS rank FROM fts JOIN docs d ON d.rowid = fts.rowid "
+            f"SELECT d.payload, bm25(fts, {weights}) AS rank FROM fts JOIN docs d ON d.rowid = fts.rowid "
             f"WHERE {' AND '.join(where)} ORDER BY rank LIMIT ?"
         )
         rows = await self._run(lambda db: db.execute(sql, (*params, k)).fetchall())

@@ -9,9 +9,17 @@ Definition (ours, since it measures our recall path, not an LLM's answers):
 - each question of categories 1-4 (multi-hop, temporal, open-domain,
   single-hop) with at least one evidence id is asked as-is, scoped to its
   conversation's user; category 5 (adversarial, no answer) is not scored;
-- recall@k of a question = |evidence ∩ dialogue ids of the top k items| /
-  |evidence| (a semantic memory counts for the turns in its provenance);
-  the figure per category and overall is the mean over questions.
+- **k counts turns, not items**: the returned items are read in order and the
+  dialogue ids they stand for are collected (an episodic item: its own turn; a
+  semantic memory or a summary: the turns of its provenance) until k distinct ids
+  are collected; an item that would pass k counts only up to k. recall@k of a
+  question = |evidence ∩ those k ids| / |evidence|; the figure per category and
+  overall is the mean over questions;
+- evidence ids are read with ``D:?<n>:<n>`` (a regular expression) and normalised (``D30:05`` is
+  ``D30:5``; ``'D8:6; D9:17'`` is two ids); a question whose evidence names no id is
+  not scored;
+- each conversation's questions are asked with ``reference_time`` just after its last
+  session, so "last week" and time decay mean what they meant in the data.
 """
 
 from __future__ import annotations
@@ -25,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 CATEGORIES = ("1", "2", "3", "4")
-_DIA_ID = re.compile(r"D\d+:\d+")
+_DIA_ID = re.compile(r"D:?(\d+):(\d+)")
 
 
 @dataclass(frozen=True)
@@ -50,6 +58,17 @@ class Conversation:
     sample_id: str
     turns: tuple[Turn, ...]
     questions: tuple[Question, ...]
+
+    @property
+    def reference_time(self) -> datetime:
+        """Just after the conversation's last session: "now" for its questions."""
+        return max(t.occurred_at for t in self.turns) + timedelta(days=1)
+
+
+def evidence_ids(evidence: Iterable[object]) -> frozenset[str]:
+    """Dialogue ids named by a question's evidence strings, normalised."""
+    text = " ".join(str(e) for e in evidence)
+    return frozenset(f"D{int(a)}:{int(b)}" for a, b in _DIA_ID.findall(text))
 
 
 def parse_session_time(text: str) -> datetime:
@@ -98,7 +117,7 @@ def parse_conversation(sample: Mapping[str, Any]) -> Conversation:
     questions = []
     for qa in sample.get("qa", []):
         category = str(qa.get("category"))
-        evidence = frozenset(_DIA_ID.findall(" ".join(str(e) for e in qa.get("evidence", []))))
+        evidence = evidence_ids(qa.get("evidence", []))
         if category in CATEGORIES and evidence:
             questions.append(Question(sample_id, str(qa["question"]), category, evidence))
     return Conversation(sample_id, tuple(turns), tuple(questions))
@@ -111,12 +130,21 @@ def load(path: Path) -> list[Conversation]:
     return [parse_conversation(s) for s in data]
 
 
+def first_turns(retrieved: Sequence[Sequence[str]], k: int) -> list[str]:
+    """The first ``k`` distinct dialogue ids that the items, read in order, stand for."""
+    found: dict[str, None] = {}
+    for ids in retrieved:
+        for dia_id in ids:
+            if len(found) == k:
+                return list(found)
+            found.setdefault(dia_id, None)
+    return list(found)
+
+
 def recall_at(evidence: frozenset[str], retrieved: Sequence[Sequence[str]], k: int) -> float:
-    """Share of the evidence found among the first ``k`` items' dialogue ids."""
-    found: set[str] = set()
-    for ids in retrieved[:k]:
-        found.update(ids)
-    return len(evidence & found) / len(evidence)
+    """Share of the evidence among the first ``k`` turns the items stand for (k counts
+    turns: a memory citing three turns uses three of the budget)."""
+    return len(evidence & set(first_turns(retrieved, k))) / len(evidence)
 
 
 def summarise(

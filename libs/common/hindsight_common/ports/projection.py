@@ -12,8 +12,12 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Literal
 
 from hindsight_common.ports.log import Position
+
+
+TextField = Literal["content", "context"]
 
 
 @dataclass(frozen=True)
@@ -40,6 +44,10 @@ class Document:
     key: str | None = None
     confidence: float | None = None
     tags: tuple[str, ...] = ()
+    # Text indexes only: an episodic turn's neighbourhood (the turns around it in its
+    # session, itself included), searched by recall's ``bm25_context`` path. Empty
+    # elsewhere; see ``context_windows``.
+    context: str = ""
 
     @property
     def search_text(self) -> str:
@@ -59,6 +67,8 @@ class Scope:
     types: tuple[str, ...] = ()
     since: datetime | None = None
     until: datetime | None = None
+    # Documents said by one of these speakers (recall's speaker path); empty: anyone.
+    speakers: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -83,6 +93,9 @@ class Hit:
 class Embedded:
     document: Document
     vector: Sequence[float] = field(repr=False)
+    # The embedder's ``model_id``, stored with the vector (payload ``embedding_model``):
+    # re-embedding with another model is a rebuild, and it must know what it replaces.
+    model: str = ""
 
 
 class Projection(ABC):
@@ -143,9 +156,11 @@ class TextIndex(Projection):
         """
 
     @abstractmethod
-    async def search(self, scope: Scope, query: str, k: int) -> list[Hit]:
+    async def search(self, scope: Scope, query: str, k: int, *, field: TextField = "content") -> list[Hit]:
         """Up to ``k`` documents matching ``query`` inside ``scope`` (tenant enforced
-        here), best first, score = BM25 (higher is better). Raises ProjectionError."""
+        here), best first, score = BM25 (higher is better). ``field`` "content" matches
+        the document's own text (speaker and content), "context" its neighbourhood
+        (``Document.context``). Raises ProjectionError."""
 
     @abstractmethod
     async def session_documents(

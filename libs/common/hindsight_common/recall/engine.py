@@ -1,5 +1,18 @@
-"""Recall: scope, candidate paths run concurrently, fusion, rerank, diversity,
-context expansion and token-budget packing.
+"""Recall: scope, candidate paths run concurrently, fusion, the cross-encoder over
+the fused top N, rerank factors and token-budget packing.
+
+Candidate paths (a preset names those it runs, with their fusion weights):
+
+- ``vector``: nearest documents to the query's embedding;
+- ``bm25``: keyword match on each document's own text;
+- ``bm25_context``: keyword match on each turn's neighbourhood (the turns around it,
+  see ``context_windows``), for turns whose topic is named only around them;
+- ``speaker``: nearest documents said by a person the query names ("what did Ann
+  say about ..." prefers Ann's own turns);
+- ``temporal``: nearest documents inside a time window the query names ("last May");
+- ``recency``: the newest documents;
+- ``graph``: documents that mention entities the query names (and, with hops, their
+  neighbours).
 
 Core logic only: it talks to ports, never to a backend. What runs and how it is
 weighted comes from a preset (``presets.py``).
@@ -14,17 +27,17 @@ from datetime import UTC, datetime, timedelta
 
 from hindsight_common.ports.embedder import Embedder
 from hindsight_common.ports.projection import Browse, Document, Hit, Scope, TextIndex, VectorIndex
-from hindsight_common.recall.diversity import mmr
+from hindsight_common.ports.reranker import Reranker
 from hindsight_common.recall.fusion import RRF_K, reciprocal_rank_fusion
 from hindsight_common.recall.packing import pack
-from hindsight_common.recall.presets import DEFAULT_PRESET, Preset, preset
+from hindsight_common.recall.presets import DEFAULT_PRESET, PRESETS, Preset, preset
 from hindsight_common.recall.rerank import factors, rerank_score
 from hindsight_common.recall.temporal import parse_time_window, strip_time_expression
 
 # (tenant, document ids) -> times recall returned each (ids never returned are absent).
 AccessLookup = Callable[[str, Sequence[str]], Awaitable[Mapping[str, int]]]
 # (scope, entity names from the query, depth, hops) -> hits; None when no graph is wired.
-PATH_ORDER = ("vector", "bm25", "temporal", "recency", "graph")
+PATH_ORDER = ("vector", "bm25", "bm25_context", "speaker", "temporal", "recency", "graph")
 GraphSearch = Callable[[Scope, Sequence[str], int, int], Awaitable[list[Hit]]]
 EntityExtractor = Callable[[str], Sequence[str]]
 
@@ -64,7 +77,6 @@ class RecallSettings:
 
     candidates: int | None = None  # overrides the preset's candidate depth when set
     rrf_k: int = RRF_K
-    time_window: timedelta = timedelta(minutes=30)  # neighbours for context expansion
 
 
 class RecallEngine:
@@ -79,6 +91,8 @@ class RecallEngine:
         entities: EntityExtractor | None = None,
         count_tokens: Callable[[str], int] | None = None,
         accesses: AccessLookup | None = None,
+        reranker: Reranker | None = None,
+        presets: Mapping[str, Preset] = PRESETS,
     ) -> None:
         self._embedder = embedder
         self._vectors = vectors
@@ -88,9 +102,11 @@ class RecallEngine:
         self._entities = entities
         self._count = count_tokens or (lambda s: max(1, len(s) // 4))
         self._accesses = accesses
+        self._reranker = reranker
+        self._presets = presets
 
     async def recall(self, req: RecallRequest) -> list[RecallItem]:
-        p = preset(req.preset)
+        p = preset(req.preset, self._presets)
         depth = max(self._settings.candidates or p.candidates, req.k)
         if req.kinds or req.keys or req.tags:
             depth *= 4  # memory filters apply after retrieval: look deeper
@@ -108,6 +124,8 @@ class RecallEngine:
             p.paths, self._settings.rrf_k,
         )
         candidates = [(docs[doc_id], score) for doc_id, score in fused if _passes(docs[doc_id], req)]
+        if p.cross_encoder_top and self._reranker is not None:
+            candidates = await self._cross_encode(req, p, candidates, per_doc)
         accesses = await self._access_counts(req.scope.tenant, p, [d.id for d, _ in candidates])
         items = []
         for doc, fused_score in candidates:
@@ -115,15 +133,44 @@ class RecallEngine:
             items.append(RecallItem(doc, rerank_score(fused_score, f, p.rerank), per_doc[doc.id],
                                     fused_score, f.as_dict()))
         items.sort(key=lambda i: -i.score)
-        if p.mmr_lambda is not None and len(items) > req.k:
-            items = await self._diversify(items, req.k, p.mmr_lambda, req.scope.tenant)
         items = items[: req.k]
-        if p.expand_neighbours:
-            items = await self._expand(items, req.scope, p.expand_neighbours)
         if req.budget_tokens is not None:
             items = pack(items, lambda i: f"{i.document.speaker}: {i.document.content}", self._count,
                          req.budget_tokens)
         return items
+
+    async def _cross_encode(
+        self, req: RecallRequest, p: Preset, candidates: list[tuple[Document, float]],
+        per_doc: dict[str, dict[str, PathScore]],
+    ) -> list[tuple[Document, float]]:
+        """The fused top N reordered by the cross-encoder, the rest after them.
+
+        Each turn is read alone and, when the preset weighs it, once more after the turn
+        before it (its neighbourhood from the text index); the score is the first plus
+        ``cross_encoder_context`` × the second. The fused scores stay with the positions
+        (the best CE score gets the best fused score), so the rerank factors that follow
+        act on the same scale as without the cross-encoder. Each reordered document's CE
+        rank and score go to explain.
+        """
+        head, tail = candidates[: p.cross_encoder_top], candidates[p.cross_encoder_top :]
+        if len(head) < 2:
+            return candidates
+        assert self._reranker is not None
+        passages = [d.search_text for d, _ in head]
+        scores = await self._reranker.score(req.query, passages)
+        if p.cross_encoder_context:
+            indexed = {d.id: d for d in await self._text.get(req.scope.tenant, [d.id for d, _ in head])}
+            with_prev = [_after_previous(indexed.get(d.id, d)) for d, _ in head]
+            differ = [i for i, text in enumerate(with_prev) if text != passages[i]]
+            again = list(scores)  # a turn with nothing before it (or a memory) reads the same
+            for i, a in zip(differ, await self._reranker.score(req.query, [with_prev[i] for i in differ]),
+                            strict=True):
+                again[i] = a
+            scores = [s + p.cross_encoder_context * a for s, a in zip(scores, again, strict=True)]
+        order = sorted(range(len(head)), key=lambda i: -scores[i])  # stable on ties
+        for rank, i in enumerate(order, start=1):
+            per_doc[head[i][0].id]["cross_encoder"] = PathScore(rank, scores[i])
+        return [(head[i][0], head[pos][1]) for pos, i in enumerate(order)] + tail
 
     async def _run_paths(
         self, req: RecallRequest, p: Preset, depth: int, reference: datetime
@@ -134,6 +181,10 @@ class RecallEngine:
         jobs: dict[str, asyncio.Future[list[Hit]]] = {}
         if "bm25" in p.paths:
             jobs["bm25"] = asyncio.ensure_future(self._text.search(req.scope, req.query, depth))
+        if "bm25_context" in p.paths:
+            jobs["bm25_context"] = asyncio.ensure_future(
+                self._text.search(req.scope, req.query, depth, field="context"))
+        speakers = tuple(self._entities(req.query)) if "speaker" in p.paths and self._entities else ()
         if "recency" in p.paths:
             jobs["recency"] = asyncio.ensure_future(self._recent(req.scope, depth))
         if "graph" in p.paths and self._graph is not None and self._entities is not None:
@@ -144,10 +195,13 @@ class RecallEngine:
             texts = [req.query]
             if window is not None:
                 texts.append(strip_time_expression(req.query, window) or req.query)
-            if "vector" in p.paths or window is not None:
-                embedded = await self._embedder.embed(texts)
+            if "vector" in p.paths or speakers or window is not None:
+                embedded = await self._embedder.embed_queries(texts)
                 if "vector" in p.paths:
                     jobs["vector"] = asyncio.ensure_future(self._vectors.search(req.scope, embedded[0], depth))
+                if speakers:
+                    jobs["speaker"] = asyncio.ensure_future(
+                        self._vectors.search(replace(req.scope, speakers=speakers), embedded[0], depth))
                 if window is not None:
                     since = max(window.start, req.scope.since) if req.scope.since else window.start
                     until = min(window.end, req.scope.until) if req.scope.until else window.end
@@ -173,39 +227,14 @@ class RecallEngine:
         docs = await self._text.browse(Browse(scope, limit=depth))
         return [Hit(d, 1.0 / rank) for rank, d in enumerate(docs, start=1)]
 
-    async def _diversify(self, items: list[RecallItem], k: int, lam: float, tenant: str) -> list[RecallItem]:
-        pool = items[: max(k * 3, k)]
-        # The vectors the index already holds (embedding 30 candidates again costs ~100 ms
-        # on 2 cores); a candidate it lacks (not yet embedded) is embedded here.
-        stored = await self._vectors.vectors(tenant, [i.document.id for i in pool])
-        missing = [i.document.search_text for i in pool if i.document.id not in stored]
-        fresh = iter(await self._embedder.embed(missing) if missing else [])
-        vectors = [stored[i.document.id] if i.document.id in stored else next(fresh) for i in pool]
-        order = mmr([i.score for i in pool], vectors, k, lam)
-        return [pool[i] for i in order]
 
-    async def _expand(self, items: list[RecallItem], scope: Scope, n: int) -> list[RecallItem]:
-        """Add up to ``n`` neighbouring turns before and after each episodic hit."""
-        seen = {i.document.id for i in items}
-        out: list[RecallItem] = []
-        window = self._settings.time_window
-        for item in items:
-            out.append(item)
-            d = item.document
-            if d.type != "episodic":
-                continue
-            around = Scope(tenant=d.tenant, user=d.user, session=d.session, types=("episodic",),
-                           since=d.occurred_at - window, until=d.occurred_at + window)
-            neighbours = await self._text.browse(Browse(around, limit=4 * n + 1))
-            neighbours.sort(key=lambda x: x.occurred_at)
-            at = next((i for i, x in enumerate(neighbours) if x.id == d.id), None)
-            if at is None:
-                continue
-            for x in neighbours[max(0, at - n) : at] + neighbours[at + 1 : at + 1 + n]:
-                if x.id not in seen:
-                    seen.add(x.id)
-                    out.append(RecallItem(x, 0.0, {}, 0.0, {}, context_for=d.id))
-        return out
+def _after_previous(doc: Document) -> str:
+    """The turn before ``doc`` in its session and ``doc`` itself, from its neighbourhood
+    (``Document.context``: the window's texts one per line); just ``doc`` without one."""
+    own = doc.search_text
+    at = doc.context.rfind(own)
+    before = doc.context[:at].rstrip("\n") if at > 0 else ""
+    return f"{before.rsplit(chr(10), 1)[-1]}\n{own}" if before else own
 
 
 def _passes(doc: Document, req: RecallRequest) -> bool:

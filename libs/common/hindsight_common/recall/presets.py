@@ -5,7 +5,7 @@ Data, not code branches: the engine reads a preset; adding one is adding a value
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Mapping
 
@@ -31,9 +31,14 @@ class Preset:
     paths: Mapping[str, float]
     candidates: int = 50
     rerank: RerankWeights = field(default_factory=RerankWeights)
-    mmr_lambda: float | None = None  # None: no diversity step
-    expand_neighbours: int = 0  # neighbouring turns added per hit (context expansion)
     graph_hops: int = 0  # 1: also documents sharing an entity or session with a match
+    cross_encoder_top: int = 0  # the cross-encoder reorders the fused top N (0: not used)
+    # Weight of a second cross-encoder reading of each turn, with the turn before it
+    # (a reply often answers only with its question in view); 0: the turn alone.
+    cross_encoder_context: float = 0.0
+
+
+ALL_PATHS = ("vector", "bm25", "bm25_context", "speaker", "temporal", "recency", "graph")
 
 
 def _frozen(d: dict[str, float]) -> Mapping[str, float]:
@@ -41,32 +46,53 @@ def _frozen(d: dict[str, float]) -> Mapping[str, float]:
 
 
 PRESETS: Mapping[str, Preset] = MappingProxyType({
-    "fast": Preset("fast", _frozen({"vector": 1.0, "bm25": 1.0}), candidates=30),
+    # The candidate paths of balanced, without the cross-encoder: a few milliseconds.
+    "fast": Preset("fast", _frozen({"vector": 1.0, "bm25": 1.0, "bm25_context": 1.0, "speaker": 1.0}),
+                   candidates=30),
     "balanced": Preset(
         "balanced",
-        _frozen({"vector": 1.0, "bm25": 1.0, "temporal": 1.0, "graph": 0.5, "recency": 0.2}),
+        _frozen({"vector": 1.0, "bm25": 1.0, "bm25_context": 1.0, "speaker": 1.0}),
         candidates=50,
         rerank=RerankWeights(decay=0.05, confidence=0.5, importance=0.2, access=0.05, trust=0.5),
-    ),
-    "thorough": Preset(
-        "thorough",
-        _frozen({"vector": 1.0, "bm25": 1.0, "temporal": 1.0, "graph": 0.7, "recency": 0.2}),
-        candidates=100,
-        rerank=RerankWeights(decay=0.05, confidence=0.5, importance=0.2, access=0.05, trust=0.5),
-        mmr_lambda=0.8,
-        expand_neighbours=1,
-        graph_hops=1,
+        cross_encoder_top=20,
+        cross_encoder_context=1.0,
     ),
 })
 DEFAULT_PRESET = "balanced"
 
 
-def preset(name: str | None) -> Preset:
+def preset(name: str | None, presets: Mapping[str, Preset] = PRESETS) -> Preset:
     """The named preset; raises InvalidInput naming the ones that exist."""
     key = name or DEFAULT_PRESET
     try:
-        return PRESETS[key]
+        return presets[key]
     except KeyError:
         raise InvalidInput(
-            "unknown preset", [Problem("preset", f"one of {', '.join(PRESETS)}; got {key!r}")]
+            "unknown preset", [Problem("preset", f"one of {', '.join(presets)}; got {key!r}")]
         ) from None
+
+
+def ablations(base: Preset) -> dict[str, Preset]:
+    """``base`` with one stage switched off at a time (each path, the cross-encoder,
+    each rerank factor), and with each path it does not run switched on: what the
+    LoCoMo bench's ``--ablate`` measures. Named ``<base>-no-<stage>`` / ``<base>+<path>``."""
+    out: dict[str, Preset] = {}
+    for path in base.paths:
+        if len(base.paths) > 1:
+            paths = {p: w for p, w in base.paths.items() if p != path}
+            out[f"{base.name}-no-{path}"] = replace(base, name=f"{base.name}-no-{path}", paths=_frozen(paths))
+    if base.cross_encoder_top:
+        out[f"{base.name}-no-cross_encoder"] = replace(base, name=f"{base.name}-no-cross_encoder",
+                                                       cross_encoder_top=0)
+    if base.cross_encoder_top and base.cross_encoder_context:
+        name = f"{base.name}-no-cross_encoder_context"
+        out[name] = replace(base, name=name, cross_encoder_context=0.0)
+    for factor in ("decay", "confidence", "importance", "access", "trust"):
+        if getattr(base.rerank, factor):
+            name = f"{base.name}-no-{factor}"
+            out[name] = replace(base, name=name, rerank=replace(base.rerank, **{factor: 0.0}))
+    for path in ALL_PATHS:
+        if path not in base.paths:
+            name = f"{base.name}+{path}"
+            out[name] = replace(base, name=name, paths=_frozen({**base.paths, path: 1.0}))
+    return out
