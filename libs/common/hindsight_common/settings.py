@@ -50,6 +50,11 @@ class Settings(BaseSettings):
 
     # Cluster mode: where the gateway forwards writes (the ingest service).
     ingest_url: str | None = Field(None, description="e.g. http://ingest:8080")
+    ingest_timeout_s: float = Field(
+        5.0, gt=0,
+        description="How long the gateway waits for ingest (to connect, and for each read "
+                    "of its answer) before it answers 503.",
+    )
 
     # Elasticsearch (text_backend and/or vector_backend "elasticsearch"): the server URL,
     # e.g. http://host:9200.
