@@ -5,8 +5,9 @@ Every process is configured only by ``HINDSIGHT_*`` variables, serves
 the log (Kafka). ``query`` is the gateway: it serves the same HTTP API as the
 embedded mode, answering reads itself and forwarding writes to ``ingest``
 (``HINDSIGHT_INGEST_URL``) so that validation and write policy live in one place.
-When ingest cannot be reached or does not answer within ``HINDSIGHT_INGEST_TIMEOUT_S``,
-a write gets ``503 unavailable`` with ``Retry-After``.
+When ingest cannot be reached within ``HINDSIGHT_INGEST_TIMEOUT_S`` or does not answer
+within ``HINDSIGHT_INGEST_ANSWER_TIMEOUT_S``, a write gets ``503 unavailable`` with
+``Retry-After``.
 """
 
 from __future__ import annotations
@@ -85,15 +86,18 @@ class IngestForwarder:
     client. The app's lifespan owns the client: :meth:`open` before serving,
     :meth:`close` on shutdown."""
 
-    def __init__(self, ingest_url: str, timeout_s: float) -> None:
+    def __init__(self, ingest_url: str, reach_timeout_s: float, answer_timeout_s: float) -> None:
         self.ingest_url = ingest_url
-        self.timeout_s = timeout_s
+        self.reach_timeout_s = reach_timeout_s
+        self.answer_timeout_s = answer_timeout_s
         self.client: httpx.AsyncClient | None = None
 
     def open(self) -> None:
-        # One timeout for each phase (connect, send, each read of the answer): a
-        # blackholed or hung ingest costs the caller at most a few seconds, not forever.
-        self.client = httpx.AsyncClient(base_url=self.ingest_url, timeout=httpx.Timeout(self.timeout_s))
+        # A down or blackholed ingest is known within reach_timeout_s (connect, send, a free
+        # pooled connection); its answer, which waits for a durable append, may take longer.
+        reach = self.reach_timeout_s
+        timeout = httpx.Timeout(connect=reach, write=reach, pool=reach, read=self.answer_timeout_s)
+        self.client = httpx.AsyncClient(base_url=self.ingest_url, timeout=timeout)
 
     async def close(self) -> None:
         """Close the client's connections. Idempotent."""
@@ -104,8 +108,9 @@ class IngestForwarder:
     async def forward(self, request: Request) -> Response:
         """Ingest's answer, status and body as they are.
 
-        Raises ServiceUnavailable when ingest refuses the connection, drops it, or does
-        not answer within ``timeout_s`` (and while the gateway is not serving).
+        Raises ServiceUnavailable when ingest refuses the connection or cannot be reached
+        within ``reach_timeout_s``, drops the connection, or does not answer within
+        ``answer_timeout_s`` (and while the gateway is not serving).
         """
         client = self.client
         if client is None:
@@ -120,8 +125,8 @@ class IngestForwarder:
                 "nothing was written"
             ) from e
         except httpx.TransportError as e:
-            # Sent, but no complete answer: ingest may have appended before it went quiet.
-            what = (f"did not answer within {self.timeout_s:g} s" if isinstance(e, httpx.TimeoutException)
+            # Sent, or partly: ingest may have appended before it went quiet.
+            what = (f"did not answer within {self.answer_timeout_s:g} s" if isinstance(e, httpx.ReadTimeout)
                     else f"dropped the connection ({type(e).__name__})")
             raise ServiceUnavailable(
                 f"the ingest service at {self.ingest_url} {what}; the write may have been "
@@ -148,8 +153,10 @@ def create_service_app(service: str, settings: Settings) -> FastAPI:
     parts: dict[str, Any] = {}
     closers: list[Closer] = []
     tasks: list[asyncio.Task[None]] = []
-    forwarder = (IngestForwarder(settings.ingest_url, settings.ingest_timeout_s)
-                 if service == "query" and settings.ingest_url else None)
+    forwarder = None
+    if service == "query" and settings.ingest_url:
+        forwarder = IngestForwarder(
+            settings.ingest_url, settings.ingest_timeout_s, settings.ingest_answer_timeout_s)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -135,9 +135,9 @@ async def test_gateway_answers_503_while_ingest_is_down_and_the_retry_goes_throu
 
 
 @asynccontextmanager
-async def forwarding_to(url: str, timeout_s: float) -> AsyncIterator[httpx.AsyncClient]:
+async def forwarding_to(url: str, answer_timeout_s: float = 5) -> AsyncIterator[httpx.AsyncClient]:
     """The gateway's write routes alone, forwarding to ``url``."""
-    forwarder = IngestForwarder(url, timeout_s)
+    forwarder = IngestForwarder(url, 5, answer_timeout_s)
     app = FastAPI()
     install_error_handlers(app)
     app.include_router(forwarding_router(forwarder))
@@ -160,7 +160,7 @@ async def test_gateway_gives_up_on_a_silent_ingest_after_its_timeout() -> None:
     server = await asyncio.start_server(never_answers, "127.0.0.1", 0)
     port = server.sockets[0].getsockname()[1]
     try:
-        async with forwarding_to(f"http://127.0.0.1:{port}", timeout_s=0.3) as client:
+        async with forwarding_to(f"http://127.0.0.1:{port}", answer_timeout_s=0.3) as client:
             answer = await asyncio.wait_for(client.post("/v1/interactions", json={"interactions": [TURN]}), 10)
     finally:
         release.set()
@@ -172,13 +172,13 @@ async def test_gateway_gives_up_on_a_silent_ingest_after_its_timeout() -> None:
 
 async def test_gateway_passes_on_ingest_own_503_and_its_retry_after(tmp_path: Path) -> None:
     async with serving(await ingest_over_a_closed_log(tmp_path), free_port()) as url:
-        async with forwarding_to(url, timeout_s=5) as client:
+        async with forwarding_to(url) as client:
             for path, body in WRITES:
                 assert_unavailable(await client.post(path, json=body), naming="log")
 
 
 async def test_gateway_refuses_writes_when_not_serving() -> None:
-    forwarder = IngestForwarder(f"http://127.0.0.1:{free_port()}", 1)
+    forwarder = IngestForwarder(f"http://127.0.0.1:{free_port()}", 1, 1)
     app = FastAPI()
     install_error_handlers(app)
     app.include_router(forwarding_router(forwarder))  # never opened: as before start-up
