@@ -1,7 +1,9 @@
 """HTTP plumbing shared by the services that serve HTTP: error bodies, body limits.
 
 Every error answer is JSON: ``{"error": {"code", "message", "problems": [{"field",
-"message"}]}}`` so a caller can see which field is wrong and how to fix it.
+"message"}]}}`` so a caller can see which field is wrong and how to fix it. An outage
+(the log, a projection, a model provider or the ingest service down) is ``503
+unavailable`` with a ``Retry-After`` header, so clients and proxies back off and retry.
 """
 
 from __future__ import annotations
@@ -26,10 +28,15 @@ from hindsight_common.errors import (
     Problem,
     ProjectionError,
     ProviderError,
+    ServiceUnavailable,
 )
 
 log = logging.getLogger(__name__)
 M = TypeVar("M", bound=BaseModel)
+
+# Seconds a caller is asked to wait after a 503: about what a restarted pod or a Kafka
+# leader election takes, short enough that an agent's write is not held up for long.
+RETRY_AFTER_S = 5
 
 
 def error_body(code: str, message: str, problems: list[Problem] | None = None) -> dict[str, Any]:
@@ -92,7 +99,7 @@ def _status(e: HindsightError) -> tuple[int, str]:
         return 403, "forbidden"
     if isinstance(e, AuthError):
         return 401, "unauthorized"
-    if isinstance(e, (PersistenceError, ProjectionError, ProviderError)):
+    if isinstance(e, (PersistenceError, ProjectionError, ProviderError, ServiceUnavailable)):
         return 503, "unavailable"
     return 500, "internal"
 
@@ -104,7 +111,8 @@ def install_error_handlers(app: FastAPI) -> None:
         if status >= 500:
             log.error("request failed: %s: %s", type(e).__name__, e)
         problems = e.problems if isinstance(e, (InvalidInput, Forbidden)) else []
-        return JSONResponse(error_body(code, str(e), problems), status_code=status)
+        headers = {"Retry-After": str(RETRY_AFTER_S)} if status == 503 else None
+        return JSONResponse(error_body(code, str(e), problems), status_code=status, headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def _validation(_: Request, e: RequestValidationError) -> JSONResponse:

@@ -5,6 +5,9 @@ Every process is configured only by ``HINDSIGHT_*`` variables, serves
 the log (Kafka). ``query`` is the gateway: it serves the same HTTP API as the
 embedded mode, answering reads itself and forwarding writes to ``ingest``
 (``HINDSIGHT_INGEST_URL``) so that validation and write policy live in one place.
+When ingest cannot be reached within ``HINDSIGHT_INGEST_TIMEOUT_S`` or does not answer
+within ``HINDSIGHT_INGEST_ANSWER_TIMEOUT_S``, a write gets ``503 unavailable`` with
+``Retry-After``.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from fastapi import APIRouter, FastAPI, Request, Response
 from fastapi.responses import JSONResponse
 
 from hindsight_common.consumer import Consumer, supervise
-from hindsight_common.errors import ConfigurationError
+from hindsight_common.errors import ConfigurationError, ServiceUnavailable
 from hindsight_common.factory import (
     make_access_counts,
     make_embedder,
@@ -73,19 +76,73 @@ async def projection_status(log_: EventLog, projections: dict[str, Projection]) 
     return out
 
 
-def _forwarding_router(ingest_url: str) -> APIRouter:
-    """The write routes of the gateway, forwarded as-is to the ingest service."""
+# What the gateway passes on each way: the request headers ingest reads, and the answer
+# headers a caller needs (Retry-After when ingest itself is answering 503).
+_FORWARDED_REQUEST_HEADERS = ("content-type", "idempotency-key", "authorization", "traceparent")
+_FORWARDED_ANSWER_HEADERS = ("content-type", "retry-after")
+
+
+class IngestForwarder:
+    """The gateway's writes, forwarded as-is to the ingest service over one pooled
+    client. The app's lifespan owns the client: :meth:`open` before serving,
+    :meth:`close` on shutdown."""
+
+    def __init__(self, ingest_url: str, reach_timeout_s: float, answer_timeout_s: float) -> None:
+        self.ingest_url = ingest_url
+        self.reach_timeout_s = reach_timeout_s
+        self.answer_timeout_s = answer_timeout_s
+        self.client: httpx.AsyncClient | None = None
+
+    def open(self) -> None:
+        # A down or blackholed ingest is known within reach_timeout_s (connect, send, a free
+        # pooled connection); its answer, which waits for a durable append, may take longer.
+        reach = self.reach_timeout_s
+        timeout = httpx.Timeout(connect=reach, write=reach, pool=reach, read=self.answer_timeout_s)
+        self.client = httpx.AsyncClient(base_url=self.ingest_url, timeout=timeout)
+
+    async def close(self) -> None:
+        """Close the client's connections. Idempotent."""
+        client, self.client = self.client, None
+        if client is not None:
+            await client.aclose()
+
+    async def forward(self, request: Request) -> Response:
+        """Ingest's answer, status and body as they are.
+
+        Raises ServiceUnavailable when ingest refuses the connection or cannot be reached
+        within ``reach_timeout_s``, drops the connection, or does not answer within
+        ``answer_timeout_s`` (and while the gateway is not serving).
+        """
+        client = self.client
+        if client is None:
+            raise ServiceUnavailable("the gateway is not serving writes (starting or stopping)")
+        headers = {k: v for k, v in request.headers.items() if k.lower() in _FORWARDED_REQUEST_HEADERS}
+        body = await request.body()
+        try:
+            upstream = await client.request(request.method, request.url.path, content=body, headers=headers)
+        except (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout) as e:
+            raise ServiceUnavailable(
+                f"the ingest service at {self.ingest_url} cannot be reached ({type(e).__name__}); "
+                "nothing was written"
+            ) from e
+        except httpx.TransportError as e:
+            # Sent, or partly: ingest may have appended before it went quiet.
+            what = (f"did not answer within {self.answer_timeout_s:g} s" if isinstance(e, httpx.ReadTimeout)
+                    else f"dropped the connection ({type(e).__name__})")
+            raise ServiceUnavailable(
+                f"the ingest service at {self.ingest_url} {what}; the write may have been "
+                "recorded: retry with the same Idempotency-Key"
+            ) from e
+        passed = {k: v for k, v in upstream.headers.items() if k.lower() in _FORWARDED_ANSWER_HEADERS}
+        return Response(upstream.content, status_code=upstream.status_code, headers=passed)
+
+
+def forwarding_router(forwarder: IngestForwarder) -> APIRouter:
+    """The write routes of the gateway, each forwarded to ingest by ``forwarder``."""
     api = APIRouter(tags=["ingest"])
-    client = httpx.AsyncClient(base_url=ingest_url, timeout=30)
-
-    async def forward(request: Request) -> Response:
-        headers = {k: v for k, v in request.headers.items() if k.lower() in ("content-type", "idempotency-key", "authorization", "traceparent")}
-        upstream = await client.request(request.method, request.url.path, content=await request.body(), headers=headers)
-        return Response(upstream.content, status_code=upstream.status_code, media_type="application/json")
-
     for path in ("/v1/interactions", "/v1/sessions/{session}:close", "/v1/reflect",
                  "/v1/memories/{memory_id}:forget"):
-        api.add_api_route(path, forward, methods=["POST"], include_in_schema=True)
+        api.add_api_route(path, forwarder.forward, methods=["POST"], include_in_schema=True)
     return api
 
 
@@ -97,6 +154,10 @@ def create_service_app(service: str, settings: Settings) -> FastAPI:
     parts: dict[str, Any] = {}
     closers: list[Closer] = []
     tasks: list[asyncio.Task[None]] = []
+    forwarder = None
+    if service == "query" and settings.ingest_url:
+        forwarder = IngestForwarder(
+            settings.ingest_url, settings.ingest_timeout_s, settings.ingest_answer_timeout_s)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -114,6 +175,9 @@ def create_service_app(service: str, settings: Settings) -> FastAPI:
                                    settings, settings.grpc_port)
             await gateway.start()
             closers.append(gateway.stop)
+        if forwarder is not None:
+            forwarder.open()  # last, so nothing that can fail comes between it and its closer
+            closers.append(forwarder.close)
         app.state.ready = True
         log.info("hindsight %s started", service)
         try:
@@ -132,6 +196,7 @@ def create_service_app(service: str, settings: Settings) -> FastAPI:
 
     app = FastAPI(title=f"Hindsight {service}", version="0.1.0", lifespan=lifespan)
     app.state.ready = False
+    app.state.forwarder = forwarder
     install_error_handlers(app)
 
     @app.get("/healthz")
@@ -144,8 +209,8 @@ def create_service_app(service: str, settings: Settings) -> FastAPI:
     if service == "query":
         app.include_router(query_wiring.router(lambda: parts["query"], settings))
         app.include_router(ui_router())
-        if settings.ingest_url:
-            app.include_router(_forwarding_router(settings.ingest_url))
+        if forwarder is not None:
+            app.include_router(forwarding_router(forwarder))
         else:
             app.include_router(ingest_wiring.router(lambda: parts["log"], settings))
 

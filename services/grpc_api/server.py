@@ -16,7 +16,8 @@ the answer back into a message. Errors become gRPC statuses with details:
     AuthError             UNAUTHENTICATED
     PersistenceError,
     ProjectionError,
-    ProviderError         UNAVAILABLE       (retry later)
+    ProviderError,
+    ServiceUnavailable    UNAVAILABLE       details: what is down, "; retry later"
     anything else         INTERNAL          (logged; no internals in the details)
 
 The server also answers ``grpc.health.v1.Health`` (SERVING from :meth:`GrpcGateway.start`,
@@ -49,6 +50,7 @@ from hindsight_common.errors import (
     Problem,
     ProjectionError,
     ProviderError,
+    ServiceUnavailable,
 )
 from hindsight_common.settings import Settings
 from hindsight_services.grpc_api import convert
@@ -99,7 +101,7 @@ def failure(e: Exception) -> Failure:
         return _invalid(grpc.StatusCode.PERMISSION_DENIED, e.message, e.problems)
     if isinstance(e, AuthError):
         return Failure(grpc.StatusCode.UNAUTHENTICATED, str(e))
-    if isinstance(e, (PersistenceError, ProjectionError, ProviderError)):
+    if isinstance(e, (PersistenceError, ProjectionError, ProviderError, ServiceUnavailable)):
         return Failure(grpc.StatusCode.UNAVAILABLE, f"{e}; retry later")
     return Failure(grpc.StatusCode.INTERNAL, "internal error")
 

@@ -4,9 +4,9 @@
 persisted in a temporary directory so that ``reopen`` finds the data again.
 
 ``TestQdrantServer`` runs the same contract against a real Qdrant server. No Qdrant
-server can be installed on our development and CI machines (ARCHITECTURE §7), so the
-class is defined only when ``HINDSIGHT_QDRANT_URL`` is an http(s) URL: run it wherever
-a server is reachable, e.g.
+server can be installed on our development and CI machines (docs/architecture.md,
+"Ports and adapters"), so the class is defined only when ``HINDSIGHT_QDRANT_URL`` is an
+http(s) URL: run it wherever a server is reachable, e.g.
 
     docker run -d -p 6333:6333 qdrant/qdrant
     HINDSIGHT_QDRANT_URL=http://localhost:6333 pytest tests/contract/test_qdrant_adapter.py

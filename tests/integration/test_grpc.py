@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from uuid import uuid4
 
 import grpc
 import pytest
@@ -263,7 +264,8 @@ async def test_idempotency_key_replays_and_conflicts(rpc: Grpc) -> None:
     assert len(await rpc.app.runtime.log.read(INTERACTIONS)) == 1
 
 
-async def test_a_failed_log_is_unavailable(rpc: Grpc, tmp_path: Path) -> None:
+async def test_every_write_on_a_failed_log_is_unavailable(rpc: Grpc, tmp_path: Path) -> None:
+    # As the cluster gateway's gRPC writes: the Ingest handler straight onto the log.
     settings = Settings(data_dir=tmp_path / "elsewhere")
     closed = make_log(settings)  # a real log that has been closed: every append fails
     await closed.close()
@@ -271,12 +273,20 @@ async def test_a_failed_log_is_unavailable(rpc: Grpc, tmp_path: Path) -> None:
     await gateway.start()
     try:
         async with grpc.aio.insecure_channel(gateway.address) as channel:
-            call = pb_grpc.HindsightStub(channel).Retain(pb.RetainRequest(interactions=[turn("hi")]),
-                                                         timeout=TIMEOUT)
-            e = await rpc_error(call)
+            stub = pb_grpc.HindsightStub(channel)
+            calls = {
+                "Retain": stub.Retain(pb.RetainRequest(interactions=[turn("hi")]), timeout=TIMEOUT),
+                "CloseSession": stub.CloseSession(pb.CloseSessionRequest(session="s1", user="ann"),
+                                                  timeout=TIMEOUT),
+                "Reflect": stub.Reflect(pb.ReflectRequest(user="ann", session="s1"), timeout=TIMEOUT),
+                "Forget": stub.Forget(pb.ForgetRequest(memory_id=str(uuid4()), user="ann"), timeout=TIMEOUT),
+            }
+            failed = {name: await rpc_error(call) for name, call in calls.items()}
     finally:
         await gateway.stop(0)
-    assert e.code() == grpc.StatusCode.UNAVAILABLE and "retry later" in (e.details() or "")
+    for name, e in failed.items():
+        assert e.code() == grpc.StatusCode.UNAVAILABLE, name
+        assert "log is closed; retry later" in (e.details() or ""), name
 
 
 async def test_health_serving_then_not_serving_on_stop(rpc: Grpc) -> None:

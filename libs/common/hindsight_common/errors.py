@@ -13,7 +13,11 @@ subtrees below with ``raise ... from e``, so callers never catch a driver type.
     ├── PersistenceError      the log or a state store failed; nothing acknowledged
     ├── ProjectionError       a projection (vector, text, graph) failed
     ├── ProviderError         an external model provider (embedder, LLM) failed
+    ├── ServiceUnavailable    another Hindsight service (the gateway's ingest) did not answer
     └── ConfigurationError    settings that cannot work together
+
+PersistenceError, ProjectionError, ProviderError and ServiceUnavailable are outages:
+retrying later may succeed (HTTP 503 with ``Retry-After``, gRPC UNAVAILABLE).
 """
 
 from __future__ import annotations
@@ -74,6 +78,13 @@ class ProjectionError(HindsightError):
 
 class ProviderError(HindsightError):
     """An external model provider (embedding model, LLM) failed."""
+
+
+class ServiceUnavailable(HindsightError):
+    """Another Hindsight service this one relies on (the gateway forwards writes to
+    ingest) refused the connection or did not answer in time. After a refusal nothing
+    was written; after a timeout the write may have been recorded, so a retry should
+    carry the same idempotency key."""
 
 
 class ConfigurationError(HindsightError):

@@ -50,6 +50,19 @@ class Settings(BaseSettings):
 
     # Cluster mode: where the gateway forwards writes (the ingest service).
     ingest_url: str | None = Field(None, description="e.g. http://ingest:8080")
+    ingest_timeout_s: float = Field(
+        5.0, gt=0,
+        description="How long the gateway tries to reach ingest (connect, send the request) "
+                    "before it answers 503.",
+    )
+    # Ingest answers only once the write is durable, and its own log deadline (Kafka: 30 s)
+    # should fire first, so that the caller hears ingest's definite answer rather than an
+    # "it may have been recorded" from the gateway.
+    ingest_answer_timeout_s: float = Field(
+        30.0, gt=0,
+        description="How long the gateway waits for ingest's answer to a write it sent "
+                    "before it answers 503.",
+    )
 
     # Elasticsearch (text_backend and/or vector_backend "elasticsearch"): the server URL,
     # e.g. http://host:9200.

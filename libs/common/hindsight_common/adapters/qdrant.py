@@ -4,8 +4,9 @@ Layout (one collection for every tenant; the tenant is a filter, enforced here):
 
 - the data lives in a versioned collection, ``<name>_v<N>`` (``hindsight_vectors_v1``),
   reached through an alias, ``<name>`` (``hindsight_vectors``), so a rebuild can fill
-  ``_v2`` and swap the alias atomically (ARCHITECTURE §7). Every read and write goes
-  through the alias, so a running process follows a swap. On the first start the adapter
+  ``_v2`` and swap the alias atomically (docs/architecture.md, "Rebuilding a
+  projection"). Every read and write goes through the alias, so a running process
+  follows a swap. On the first start the adapter
   creates ``_v<N>`` and the alias; when the alias already exists it is used as it is
   (moving it is the rebuild's job, never the adapter's).
 - the log position is kept in the same collection, one reserved point per position key

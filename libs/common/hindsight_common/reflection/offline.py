@@ -1,7 +1,8 @@
 """The offline reflector: rule-based memories from a session's turns, no LLM needed.
 
-It is the default reflector on a fresh machine (ARCHITECTURE.md §5). It reads English chat
-turns and keeps what a speaker states explicitly about themselves and their people:
+It is the default reflector on a fresh machine (docs/architecture.md, "Reflection"). It
+reads English chat turns and keeps what a speaker states explicitly about themselves and
+their people:
 preferences, personal facts, relations, possessions, dated events and plans, corrections,
 "remember that ..." requests, lessons and the other party's errors. Everything it cannot
 read with confidence (questions, hypotheticals, reported opinions) it leaves alone: a missed
