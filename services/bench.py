@@ -116,6 +116,8 @@ async def run_locomo(
                 "latency_ms": {"p50": round(locomo.percentile(latencies, 50), 1),
                                "p95": round(locomo.percentile(latencies, 95), 1)},
             })
+            # Long runs (ablations): every finished row is kept, even if the run stops.
+            print(f"measured: {json.dumps(rows[-1])}", file=sys.stderr, flush=True)
     return {
         "questions": sum(len(c.questions) for c in conversations),
         "turns": sum(len(c.turns) for c in conversations),

@@ -42,7 +42,7 @@ async def test_ingest_then_recall_with_scores_and_provenance(app: App) -> None:
     assert top["type"] == "episodic" and top["speaker"] == "Ann" and top["session"] == "s1"
     assert top["occurred_at"].startswith("2024-05-01T10:00:00")
     assert top["provenance"] == {"event_ids": [out["events"][0]["event_id"]], "external_ids": ["m1"]}
-    assert set(top["scores"]) <= {"vector", "bm25"} and "vector" in top["scores"]
+    assert set(top["scores"]) <= {"vector", "bm25", "bm25_context", "speaker"} and "vector" in top["scores"]
     # The fast preset has no rerank: the score is plain RRF (k=60) over the paths.
     assert top["score"] == pytest.approx(sum(1 / (60 + r) for r in top["ranks"].values()))
 
