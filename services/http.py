@@ -53,14 +53,25 @@ def problems_from_pydantic(errors: list[Any], drop_prefix: tuple[str, ...] = ("b
 
 
 async def parse_body(request: Request, model: type[M], max_bytes: int) -> tuple[M, bytes]:
-    """Read and validate a JSON body; raises InvalidInput with clear problems."""
+    """Read and validate a JSON body; returns the model and the body's bytes.
+
+    Raises PayloadTooLarge, MalformedJson (not JSON, or JSON Python cannot hold:
+    nested too deeply, integers of thousands of digits) or InvalidInput with clear
+    problems.
+    """
     body = await request.body()
     if len(body) > max_bytes:
         raise PayloadTooLarge(f"request body is {len(body)} bytes; the limit is {max_bytes}")
     try:
         data = json.loads(body)
+    except RecursionError as e:
+        raise MalformedJson("request body is nested too deeply to parse") from e
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise MalformedJson(f"request body is not valid JSON: {e}") from e
+    except ValueError as e:
+        # Python refuses integers of more than 4,300 digits (a guard against slow
+        # conversions); its message suggests a Python setting, useless to a caller.
+        raise MalformedJson("request body holds a number too long to parse") from e
     try:
         return model.model_validate(data), body
     except ValidationError as e:

@@ -15,6 +15,11 @@ class _Strict(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
+#: The largest ``offset`` a page may start at: what gRPC's ``int32 offset`` holds, so
+#: both interfaces accept the same range (and the SQLite index its 64-bit integers).
+MAX_OFFSET = 2**31 - 1
+
+
 class InteractionIn(_Strict):
     """One turn to record."""
 

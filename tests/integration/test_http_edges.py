@@ -1,0 +1,83 @@
+"""Inputs a fuzzer (schemathesis) found at the edges of the HTTP API: each answer
+must be a 4xx in our error shape, never a 500 or FastAPI's ``{"detail": ...}``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+
+from hindsight_common.streams import INTERACTIONS
+from tests.integration.conftest import App
+from tests.integration.test_http_api import turn
+
+FORGET = "/v1/memories/00000000-0000-4000-8000-000000000000:forget"
+# Every POST route, with a body it accepts.
+POSTS = [
+    ("/v1/interactions", {"interactions": [turn("hello")]}),
+    ("/v1/recall", {"query": "hello"}),
+    ("/v1/sessions/s1:close", {"user": "ann"}),
+    ("/v1/reflect", {"user": "ann"}),
+    (FORGET, {"user": "ann"}),
+]
+JSON = {"content-type": "application/json"}
+TOO_EARLY = "0001-01-01T00:00:00+01:00"  # valid ISO-8601, but before year 1 in UTC
+TOO_LATE = "9999-12-31T23:59:59-01:00"  # after year 9999 in UTC
+
+
+def error_of(r: httpx.Response, status: int, code: str) -> dict[str, Any]:
+    assert r.status_code == status, r.text
+    assert r.headers["content-type"] == "application/json"
+    body = r.json()
+    assert set(body) == {"error"} and body["error"]["code"] == code, body
+    assert isinstance(body["error"]["message"], str) and body["error"]["message"]
+    return dict(body["error"])
+
+
+def fields(error: dict[str, Any]) -> list[str]:
+    return [p["field"] for p in error["problems"]]
+
+
+@pytest.mark.parametrize("path", [p for p, _ in POSTS])
+@pytest.mark.parametrize(
+    ("raw", "words"),
+    [("[" * 10_000 + "]" * 10_000, "nested too deeply"), ('{"k": ' + "9" * 5000 + "}", "number too long")],
+    ids=["nested-10000-deep", "integer-5000-digits"],
+)
+async def test_json_python_cannot_hold_is_a_400(app: App, path: str, raw: str, words: str) -> None:
+    r = await app.client.post(path, content=raw.encode(), headers=JSON)
+    error = error_of(r, 400, "malformed_json")
+    assert words in error["message"] and "sys." not in error["message"]
+    assert await app.runtime.log.read(INTERACTIONS) == []
+
+
+@pytest.mark.parametrize("when", [TOO_EARLY, TOO_LATE])
+async def test_occurred_at_beyond_the_utc_range_names_the_field(app: App, when: str) -> None:
+    r = await app.client.post("/v1/interactions", json={"interactions": [turn("x", occurred_at=when)]})
+    error = error_of(r, 422, "invalid_request")
+    [problem] = error["problems"]
+    assert problem["field"] == "interactions.0.occurred_at" and "out of range" in problem["message"]
+    assert await app.runtime.log.read(INTERACTIONS) == []
+
+
+@pytest.mark.parametrize("name", ["since", "until", "reference_time"])
+@pytest.mark.parametrize("when", [TOO_EARLY, TOO_LATE])
+async def test_recall_times_beyond_the_utc_range_name_the_field(app: App, name: str, when: str) -> None:
+    r = await app.client.post("/v1/recall", json={"query": "x", name: when})
+    assert fields(error_of(r, 422, "invalid_request")) == [name]
+
+
+async def test_recall_at_the_edges_of_the_range_still_works(app: App) -> None:
+    body = {"query": "what happened next year", "since": "0001-01-01T00:00:00Z",
+            "until": "9999-12-31T23:59:59Z", "reference_time": "9999-12-31T23:59:59Z"}
+    r = await app.client.post("/v1/recall", json=body)
+    assert r.status_code == 200, r.text
+
+
+@pytest.mark.parametrize("offset", ["9223372036854775808", "2147483648"])
+async def test_browse_offset_beyond_the_bound_names_offset(app: App, offset: str) -> None:
+    r = await app.client.get("/v1/memories", params={"offset": offset})
+    assert fields(error_of(r, 422, "invalid_request")) == ["query.offset"]
+    last = await app.client.get("/v1/memories", params={"offset": "2147483647"})
+    assert last.status_code == 200 and last.json() == {"items": [], "next_offset": None}
