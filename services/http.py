@@ -1,19 +1,24 @@
 """HTTP plumbing shared by the services that serve HTTP: error bodies, body limits.
 
 Every error answer is JSON: ``{"error": {"code", "message", "problems": [{"field",
-"message"}]}}`` so a caller can see which field is wrong and how to fix it.
+"message"}]}}`` so a caller can see which field is wrong and how to fix it. That holds
+at the edges too: an unknown path (``not_found``), a wrong method
+(``method_not_allowed``) and an unexpected failure (``internal``, 500, with no
+traceback or exception text; the log has those) answer the same shape.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+from http import HTTPStatus
 from typing import Any, TypeVar
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from hindsight_common.errors import (
     AuthError,
@@ -108,6 +113,25 @@ def _status(e: HindsightError) -> tuple[int, str]:
     return 500, "internal"
 
 
+def _http_error(request: Request, e: StarletteHTTPException) -> tuple[str, str]:
+    """Our code and message for an HTTPException Starlette raised: the status's
+    phrase as the code (``not_found``, ``method_not_allowed``), a message that says
+    what to do instead of Starlette's bare phrase."""
+    try:
+        phrase = HTTPStatus(e.status_code).phrase
+    except ValueError:
+        phrase = "HTTP error"
+    code = phrase.lower().replace(" ", "_").replace("-", "_")
+    if isinstance(e.detail, str) and e.detail != phrase:
+        return code, e.detail
+    if e.status_code == 404:
+        return code, f"no such path {request.url.path}; the API is described at /openapi.json"
+    if e.status_code == 405:
+        allowed = (e.headers or {}).get("Allow", "")
+        return code, f"{request.method} is not allowed on {request.url.path}; allowed: {allowed}"
+    return code, phrase
+
+
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(HindsightError)
     async def _hindsight(_: Request, e: HindsightError) -> JSONResponse:
@@ -122,4 +146,23 @@ def install_error_handlers(app: FastAPI) -> None:
         return JSONResponse(
             error_body("invalid_request", "invalid request", problems_from_pydantic(list(e.errors()))),
             status_code=422,
+        )
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, e: StarletteHTTPException) -> Response:
+        # Routing's own answers (no such path, wrong method) and static files'.
+        if e.status_code in (204, 304):  # answers that may carry no body
+            return Response(status_code=e.status_code, headers=e.headers)
+        return JSONResponse(
+            error_body(*_http_error(request, e)), status_code=e.status_code, headers=e.headers
+        )
+
+    @app.exception_handler(Exception)
+    async def _unexpected(request: Request, e: Exception) -> JSONResponse:
+        # A bug, not the caller's fault: say so in our shape, and keep the exception's
+        # text (which may hold data) out of the answer. The server logs the traceback
+        # when Starlette re-raises after this answer is sent.
+        log.error("%s %s failed unexpectedly: %s", request.method, request.url.path, type(e).__name__)
+        return JSONResponse(
+            error_body("internal", "internal error; the server log has the details"), status_code=500
         )

@@ -81,3 +81,27 @@ async def test_browse_offset_beyond_the_bound_names_offset(app: App, offset: str
     assert fields(error_of(r, 422, "invalid_request")) == ["query.offset"]
     last = await app.client.get("/v1/memories", params={"offset": "2147483647"})
     assert last.status_code == 200 and last.json() == {"items": [], "next_offset": None}
+
+
+async def test_an_unexpected_failure_is_a_json_500_without_details(
+    app: App, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def broken(*_: Any) -> Any:
+        raise RuntimeError("secret-internal-detail at /srv/hindsight/query.py")
+
+    monkeypatch.setattr(app.runtime.query, "recall", broken)
+    transport = httpx.ASGITransport(app=app.application, raise_app_exceptions=False)
+    async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+        r = await client.post("/v1/recall", json={"query": "x"})
+    error_of(r, 500, "internal")
+    assert "secret-internal-detail" not in r.text and "Traceback" not in r.text
+    assert "RuntimeError" not in r.text
+
+
+async def test_unknown_path_and_wrong_method_answer_our_shape(app: App) -> None:
+    error = error_of(await app.client.get("/v1/nothing-here"), 404, "not_found")
+    assert "/v1/nothing-here" in error["message"]
+    r = await app.client.get("/v1/recall")
+    error = error_of(r, 405, "method_not_allowed")
+    assert r.headers["allow"] == "POST" and "allowed: POST" in error["message"]
+    assert "detail" not in r.json()
