@@ -57,16 +57,27 @@ def problems_from_pydantic(errors: list[Any], drop_prefix: tuple[str, ...] = ("b
     return out
 
 
+def is_json(content_type: str | None) -> bool:
+    """Whether a Content-Type header names JSON: ``application/json``, with any
+    parameters (``; charset=utf-8``), in any case."""
+    media_type = (content_type or "").split(";", 1)[0].strip().lower()
+    return media_type == "application/json"
+
+
 async def parse_body(request: Request, model: type[M], max_bytes: int) -> tuple[M, bytes]:
     """Read and validate a JSON body; returns the model and the body's bytes.
 
-    Raises PayloadTooLarge, MalformedJson (not JSON, or JSON Python cannot hold:
-    nested too deeply, integers of thousands of digits) or InvalidInput with clear
-    problems.
+    Raises PayloadTooLarge, UnsupportedMediaType (a body that is not sent as
+    application/json), MalformedJson (not JSON, or JSON Python cannot hold: nested
+    too deeply, integers of thousands of digits) or InvalidInput with clear problems.
     """
     body = await request.body()
     if len(body) > max_bytes:
         raise PayloadTooLarge(f"request body is {len(body)} bytes; the limit is {max_bytes}")
+    content_type = request.headers.get("content-type")
+    if body and not is_json(content_type):
+        got = f"got {content_type!r}" if content_type else "none was sent"
+        raise UnsupportedMediaType(f"send the body as JSON with Content-Type: application/json; {got}")
     try:
         data = json.loads(body)
     except RecursionError as e:
@@ -93,11 +104,17 @@ class PayloadTooLarge(InvalidInput):
     """The body is larger than the configured limit."""
 
 
+class UnsupportedMediaType(InvalidInput):
+    """The body was sent with a Content-Type other than application/json (or none)."""
+
+
 def _status(e: HindsightError) -> tuple[int, str]:
     if isinstance(e, MalformedJson):
         return 400, "malformed_json"
     if isinstance(e, PayloadTooLarge):
         return 413, "payload_too_large"
+    if isinstance(e, UnsupportedMediaType):
+        return 415, "unsupported_media_type"
     if isinstance(e, IdempotencyConflict):
         return 409, "idempotency_conflict"
     if isinstance(e, InvalidInput):

@@ -3,6 +3,7 @@ must be a 4xx in our error shape, never a 500 or FastAPI's ``{"detail": ...}``."
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import httpx
@@ -105,3 +106,22 @@ async def test_unknown_path_and_wrong_method_answer_our_shape(app: App) -> None:
     error = error_of(r, 405, "method_not_allowed")
     assert r.headers["allow"] == "POST" and "allowed: POST" in error["message"]
     assert "detail" not in r.json()
+
+
+@pytest.mark.parametrize(("path", "body"), POSTS)
+@pytest.mark.parametrize("content_type", ["text/plain", "application/xml", None])
+async def test_a_body_not_sent_as_json_is_a_415(
+    app: App, path: str, body: dict[str, Any], content_type: str | None
+) -> None:
+    headers = {"content-type": content_type} if content_type else {}
+    r = await app.client.post(path, content=json.dumps(body).encode(), headers=headers)
+    error = error_of(r, 415, "unsupported_media_type")
+    assert "application/json" in error["message"]
+    assert await app.runtime.log.read(INTERACTIONS) == []
+
+
+@pytest.mark.parametrize("content_type", ["application/json; charset=utf-8", "Application/JSON"])
+async def test_json_with_parameters_or_another_case_is_accepted(app: App, content_type: str) -> None:
+    body = json.dumps({"interactions": [turn("hello")]}).encode()
+    r = await app.client.post("/v1/interactions", content=body, headers={"content-type": content_type})
+    assert r.status_code == 201, r.text
