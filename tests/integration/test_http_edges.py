@@ -125,3 +125,20 @@ async def test_json_with_parameters_or_another_case_is_accepted(app: App, conten
     body = json.dumps({"interactions": [turn("hello")]}).encode()
     r = await app.client.post("/v1/interactions", content=body, headers={"content-type": content_type})
     assert r.status_code == 201, r.text
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [({"since": "2024-05-02T00:00:00Z", "until": "2024-05-01T00:00:00Z"}, "until"),
+     ({"since": "2024-05-01T10:00:00+02:00", "until": "2024-05-01T08:00:00Z"}, "until"),  # same instant
+     ({"k": True}, "k"), ({"k": "5"}, "k"), ({"budget_tokens": True}, "budget_tokens")],
+    ids=["until-before-since", "until-equals-since", "k-true", "k-string", "budget-true"],
+)
+async def test_recall_rejects_an_empty_window_and_booleans_for_integers(
+    app: App, body: dict[str, Any], field: str
+) -> None:
+    r = await app.client.post("/v1/recall", json={"query": "x", **body})
+    error = error_of(r, 422, "invalid_request")
+    assert fields(error) == [field]
+    if field == "until":
+        assert "after since" in error["problems"][0]["message"]
