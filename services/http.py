@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, JsonValue, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from hindsight_common.errors import (
@@ -64,8 +64,8 @@ def is_json(content_type: str | None) -> bool:
     return media_type == "application/json"
 
 
-async def parse_body(request: Request, model: type[M], max_bytes: int) -> tuple[M, bytes]:
-    """Read and validate a JSON body; returns the model and the body's bytes.
+async def parse_body(request: Request, model: type[M], max_bytes: int) -> tuple[M, JsonValue]:
+    """Read and validate a JSON body; returns the model and the parsed JSON.
 
     Raises PayloadTooLarge, UnsupportedMediaType (a body that is not sent as
     application/json), MalformedJson (not JSON, or JSON Python cannot hold: nested
@@ -89,7 +89,7 @@ async def parse_body(request: Request, model: type[M], max_bytes: int) -> tuple[
         # conversions); its message suggests a Python setting, useless to a caller.
         raise MalformedJson("request body holds a number too long to parse") from e
     try:
-        return model.model_validate(data), body
+        return model.model_validate(data), data
     except ValidationError as e:
         raise InvalidInput(
             f"invalid {model.__name__}", problems_from_pydantic(e.errors(), drop_prefix=())

@@ -142,3 +142,18 @@ async def test_recall_rejects_an_empty_window_and_booleans_for_integers(
     assert fields(error) == [field]
     if field == "until":
         assert "after since" in error["problems"][0]["message"]
+
+
+async def test_idempotency_ignores_how_the_json_is_spelled(app: App) -> None:
+    headers = {"Idempotency-Key": "respaced", **JSON}
+    batch = {"interactions": [turn("caf\u00e9 at noon", metadata={"b": 1, "a": [1, 2]})]}
+    first = await app.client.post("/v1/interactions", content=json.dumps(batch).encode(), headers=headers)
+    # The same JSON re-spaced, keys in another order, non-ASCII escaped differently.
+    respelled = json.dumps(
+        {"interactions": [dict(reversed(list(batch["interactions"][0].items())))]},
+        indent=4, ensure_ascii=False,
+    ).encode()
+    again = await app.client.post("/v1/interactions", content=respelled, headers=headers)
+    assert first.status_code == 201 and again.status_code == 200, again.text
+    assert again.json()["replayed"] is True and again.json()["events"] == first.json()["events"]
+    assert len(await app.runtime.log.read(INTERACTIONS)) == 1
