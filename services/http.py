@@ -1,7 +1,10 @@
 """HTTP plumbing shared by the services that serve HTTP: error bodies, body limits.
 
 Every error answer is JSON: ``{"error": {"code", "message", "problems": [{"field",
-"message"}]}}`` so a caller can see which field is wrong and how to fix it. An outage
+"message"}]}}`` so a caller can see which field is wrong and how to fix it. That holds
+at the edges too: an unknown path (``not_found``), a wrong method
+(``method_not_allowed``) and an unexpected failure (``internal``, 500, with no
+traceback or exception text; the log has those) answer the same shape. An outage
 (the log, a projection, a model provider or the ingest service down) is ``503
 unavailable`` with a ``Retry-After`` header, so clients and proxies back off and retry.
 """
@@ -10,12 +13,14 @@ from __future__ import annotations
 
 import json
 import logging
+from http import HTTPStatus
 from typing import Any, TypeVar
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ValidationError
+from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel, JsonValue, ValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from hindsight_common.errors import (
     AuthError,
@@ -59,17 +64,39 @@ def problems_from_pydantic(errors: list[Any], drop_prefix: tuple[str, ...] = ("b
     return out
 
 
-async def parse_body(request: Request, model: type[M], max_bytes: int) -> tuple[M, bytes]:
-    """Read and validate a JSON body; raises InvalidInput with clear problems."""
+def is_json(content_type: str | None) -> bool:
+    """Whether a Content-Type header names JSON: ``application/json``, with any
+    parameters (``; charset=utf-8``), in any case."""
+    media_type = (content_type or "").split(";", 1)[0].strip().lower()
+    return media_type == "application/json"
+
+
+async def parse_body(request: Request, model: type[M], max_bytes: int) -> tuple[M, JsonValue]:
+    """Read and validate a JSON body; returns the model and the parsed JSON.
+
+    Raises PayloadTooLarge, UnsupportedMediaType (a body that is not sent as
+    application/json), MalformedJson (not JSON, or JSON Python cannot hold: nested
+    too deeply, integers of thousands of digits) or InvalidInput with clear problems.
+    """
     body = await request.body()
     if len(body) > max_bytes:
         raise PayloadTooLarge(f"request body is {len(body)} bytes; the limit is {max_bytes}")
+    content_type = request.headers.get("content-type")
+    if body and not is_json(content_type):
+        got = f"got {content_type!r}" if content_type else "none was sent"
+        raise UnsupportedMediaType(f"send the body as JSON with Content-Type: application/json; {got}")
     try:
         data = json.loads(body)
+    except RecursionError as e:
+        raise MalformedJson("request body is nested too deeply to parse") from e
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise MalformedJson(f"request body is not valid JSON: {e}") from e
+    except ValueError as e:
+        # Python refuses integers of more than 4,300 digits (a guard against slow
+        # conversions); its message suggests a Python setting, useless to a caller.
+        raise MalformedJson("request body holds a number too long to parse") from e
     try:
-        return model.model_validate(data), body
+        return model.model_validate(data), data
     except ValidationError as e:
         raise InvalidInput(
             f"invalid {model.__name__}", problems_from_pydantic(e.errors(), drop_prefix=())
@@ -84,11 +111,17 @@ class PayloadTooLarge(InvalidInput):
     """The body is larger than the configured limit."""
 
 
+class UnsupportedMediaType(InvalidInput):
+    """The body was sent with a Content-Type other than application/json (or none)."""
+
+
 def _status(e: HindsightError) -> tuple[int, str]:
     if isinstance(e, MalformedJson):
         return 400, "malformed_json"
     if isinstance(e, PayloadTooLarge):
         return 413, "payload_too_large"
+    if isinstance(e, UnsupportedMediaType):
+        return 415, "unsupported_media_type"
     if isinstance(e, IdempotencyConflict):
         return 409, "idempotency_conflict"
     if isinstance(e, InvalidInput):
@@ -102,6 +135,25 @@ def _status(e: HindsightError) -> tuple[int, str]:
     if isinstance(e, (PersistenceError, ProjectionError, ProviderError, ServiceUnavailable)):
         return 503, "unavailable"
     return 500, "internal"
+
+
+def _http_error(request: Request, e: StarletteHTTPException) -> tuple[str, str]:
+    """Our code and message for an HTTPException Starlette raised: the status's
+    phrase as the code (``not_found``, ``method_not_allowed``), a message that says
+    what to do instead of Starlette's bare phrase."""
+    try:
+        phrase = HTTPStatus(e.status_code).phrase
+    except ValueError:
+        phrase = "HTTP error"
+    code = phrase.lower().replace(" ", "_").replace("-", "_")
+    if isinstance(e.detail, str) and e.detail != phrase:
+        return code, e.detail
+    if e.status_code == 404:
+        return code, f"no such path {request.url.path}; the API is described at /openapi.json"
+    if e.status_code == 405:
+        allowed = (e.headers or {}).get("Allow", "")
+        return code, f"{request.method} is not allowed on {request.url.path}; allowed: {allowed}"
+    return code, phrase
 
 
 def install_error_handlers(app: FastAPI) -> None:
@@ -119,4 +171,23 @@ def install_error_handlers(app: FastAPI) -> None:
         return JSONResponse(
             error_body("invalid_request", "invalid request", problems_from_pydantic(list(e.errors()))),
             status_code=422,
+        )
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, e: StarletteHTTPException) -> Response:
+        # Routing's own answers (no such path, wrong method) and static files'.
+        if e.status_code in (204, 304):  # answers that may carry no body
+            return Response(status_code=e.status_code, headers=e.headers)
+        return JSONResponse(
+            error_body(*_http_error(request, e)), status_code=e.status_code, headers=e.headers
+        )
+
+    @app.exception_handler(Exception)
+    async def _unexpected(request: Request, e: Exception) -> JSONResponse:
+        # A bug, not the caller's fault: say so in our shape, and keep the exception's
+        # text (which may hold data) out of the answer. The server logs the traceback
+        # when Starlette re-raises after this answer is sent.
+        log.error("%s %s failed unexpectedly: %s", request.method, request.url.path, type(e).__name__)
+        return JSONResponse(
+            error_body("internal", "internal error; the server log has the details"), status_code=500
         )

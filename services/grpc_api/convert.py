@@ -29,6 +29,7 @@ from hindsight_common.api import (
     Include,
     IngestRequest,
     IngestResponse,
+    MAX_OFFSET,
     MemoryDetailOut,
     MemoryListOut,
     MemoryOut,
@@ -78,7 +79,7 @@ class ListMemoriesParams(BaseModel):
     keys: list[str] = Field(default_factory=list)
     tags: list[str] = Field(default_factory=list)
     limit: int = Field(50, ge=1, le=500)
-    offset: int = Field(0, ge=0)
+    offset: int = Field(0, ge=0, le=MAX_OFFSET)
     include: list[Include] = Field(default_factory=list)
 
 

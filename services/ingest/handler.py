@@ -8,7 +8,10 @@ in-sync replicas). Redaction, screening, signing and encryption hook in here
 from __future__ import annotations
 
 import hashlib
+import json
 from uuid import UUID
+
+from pydantic import JsonValue
 
 from hindsight_common.api import (
     AppendedOut,
@@ -77,8 +80,12 @@ def to_events(request: IngestRequest, default_tenant: str) -> list[InteractionRe
     ]
 
 
-def fingerprint(body: bytes) -> str:
-    return hashlib.sha256(body).hexdigest()
+def fingerprint(payload: JsonValue) -> str:
+    """A digest of a request's JSON that ignores how it was spelled: key order,
+    spacing and escapes do not change it (a retry re-serialized by another client
+    library is still the same request)."""
+    canonical = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(canonical.encode("ascii")).hexdigest()
 
 
 class Ingest:
@@ -87,10 +94,13 @@ class Ingest:
         self._settings = settings
 
     async def record(
-        self, request: IngestRequest, *, idempotency_key: str | None = None, body: bytes = b""
+        self, request: IngestRequest, *, idempotency_key: str | None = None,
+        payload: JsonValue | None = None,
     ) -> IngestResponse:
         """Validate and append a batch; returns once it is durable.
 
+        ``payload``: the JSON the request was parsed from, which the idempotency key's
+        fingerprint covers (default: the request's own JSON form).
         Raises InvalidInput (nothing appended), IdempotencyConflict, PersistenceError.
         """
         check_limits(request, self._settings)
@@ -106,7 +116,9 @@ class Ingest:
             idempotency = IdempotencyKey(
                 tenant=tenants.pop(),
                 key=idempotency_key,
-                fingerprint=fingerprint(body or request.model_dump_json().encode()),
+                fingerprint=fingerprint(
+                    request.model_dump(mode="json") if payload is None else payload
+                ),
             )
         appended = await self._log.append(INTERACTIONS, events, idempotency=idempotency)
         replayed = any(a.event_id != e.event_id for a, e in zip(appended, events, strict=False))

@@ -27,8 +27,10 @@ def router(get_log: Callable[[], EventLog], settings: Settings) -> APIRouter:
         An ``Idempotency-Key`` header makes a retried batch a no-op: the answer
         repeats the first one's event ids and offsets (``replayed: true``).
         """
-        body, raw = await parse_body(request, IngestRequest, settings.max_body_bytes)
-        result = await Ingest(get_log(), settings).record(body, idempotency_key=idempotency_key, body=raw)
+        body, payload = await parse_body(request, IngestRequest, settings.max_body_bytes)
+        result = await Ingest(get_log(), settings).record(
+            body, idempotency_key=idempotency_key, payload=payload
+        )
         return JSONResponse(result.model_dump(mode="json"), status_code=200 if result.replayed else 201)
 
     @api.post("/v1/sessions/{session}:close", status_code=201)

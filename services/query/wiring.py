@@ -9,6 +9,7 @@ from fastapi import APIRouter, Query as Param, Request
 from hindsight_common.admin import require_admin
 from hindsight_common.api import (
     INCLUDE_DESCRIPTION,
+    MAX_OFFSET,
     BrowseType,
     Include,
     MemoryDetailOut,
@@ -62,7 +63,7 @@ def router(get_query: Callable[[], Query], settings: Settings) -> APIRouter:
         key: list[str] = Param([]),
         tag: list[str] = Param([]),
         limit: int = Param(50, ge=1, le=500),
-        offset: int = Param(0, ge=0),
+        offset: int = Param(0, ge=0, le=MAX_OFFSET),
         include: list[Include] = Param([], description=INCLUDE_DESCRIPTION),
     ) -> MemoryListOut:
         """Browse what Hindsight remembers, newest first, filtered by kind, key and tag.

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from fastapi import FastAPI
 
 from hindsight_common.ports.embedder import Embedder
 from hindsight_common.ports.reranker import Reranker
@@ -18,6 +19,7 @@ from hindsight_services.embedded import EmbeddedRuntime, create_app
 class App:
     client: httpx.AsyncClient
     runtime: EmbeddedRuntime
+    application: FastAPI  # for a client of its own (one that sees 500s instead of raising)
 
 
 @pytest.fixture
@@ -33,7 +35,7 @@ async def running(settings: Settings, embedder: Embedder, reranker: Reranker | N
     async with application.router.lifespan_context(application):
         transport = httpx.ASGITransport(app=application)
         async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
-            yield App(client, application.state.runtime)
+            yield App(client, application.state.runtime, application)
 
 
 @pytest.fixture

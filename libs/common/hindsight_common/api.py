@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, Strict, ValidationInfo, field_validator
 
 from hindsight_common.events.base import Identifier, UtcDatetime
 from hindsight_common.events.interactions import Role, ToolCall
@@ -13,6 +13,15 @@ from hindsight_common.events.interactions import Role, ToolCall
 
 class _Strict(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+#: An integer field of a request: JSON numbers only. Lax validation would take
+#: ``true`` as 1 and ``"5"`` as 5, which the published schema (``integer``) rules out.
+JsonInt = Annotated[int, Strict()]
+
+#: The largest ``offset`` a page may start at: what gRPC's ``int32 offset`` holds, so
+#: both interfaces accept the same range (and the SQLite index its 64-bit integers).
+MAX_OFFSET = 2**31 - 1
 
 
 class InteractionIn(_Strict):
@@ -66,7 +75,7 @@ class RecallIn(_Strict):
     session: Identifier | None = None
     agent: Identifier | None = None
     query: str = Field(min_length=1, max_length=4000)
-    k: int = Field(10, ge=1)
+    k: JsonInt = Field(10, ge=1)
     types: list[Literal["episodic", "semantic"]] | None = None
     since: UtcDatetime | None = None
     until: UtcDatetime | None = None
@@ -77,9 +86,20 @@ class RecallIn(_Strict):
     kinds: list[str] = Field(default_factory=list, description="Only memories of these kinds.")
     keys: list[str] = Field(default_factory=list, description="Only memories with these keys.")
     tags: list[str] = Field(default_factory=list, description="Only memories with all these tags.")
-    budget_tokens: int | None = Field(None, ge=1, description="Fill at most this many tokens.")
+    budget_tokens: JsonInt | None = Field(None, ge=1, description="Fill at most this many tokens.")
     explain: bool = Field(False, description="Include each item's path ranks and rerank factors.")
     include: list[Include] = Field(default_factory=list, description=INCLUDE_DESCRIPTION)
+
+    @field_validator("until")
+    @classmethod
+    def _window_in_order(cls, until: datetime | None, info: ValidationInfo) -> datetime | None:
+        # The window is half-open (since inclusive, until exclusive): until at or
+        # before since is empty and would answer 200 with nothing, hiding the mistake.
+        # (``since`` is declared first, so it is validated by now, when it is valid.)
+        since = info.data.get("since")
+        if until is not None and since is not None and until <= since:
+            raise ValueError(f"must be after since ({since.isoformat()}); were they swapped?")
+        return until
 
 
 class Provenance(_Strict):

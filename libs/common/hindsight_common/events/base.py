@@ -23,7 +23,12 @@ def _aware_utc(value: datetime) -> datetime:
     # Naive datetimes are ambiguous; an event time must say its zone.
     if value.tzinfo is None:
         raise ValueError("must include a timezone offset, e.g. 2024-05-01T10:00:00Z")
-    return value.astimezone(UTC)
+    try:
+        return value.astimezone(UTC)
+    except OverflowError as e:
+        # 0001-01-01T00:00+01:00 is a valid ISO time whose UTC instant lies before
+        # year 1 (9999-12-31T23:59-01:00: after year 9999); Python cannot hold it.
+        raise ValueError("is out of range once converted to UTC (years 1 to 9999)") from e
 
 
 UtcDatetime = Annotated[datetime, AfterValidator(_aware_utc)]
