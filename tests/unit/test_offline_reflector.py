@@ -17,6 +17,7 @@ from hindsight_common.reflection import (
     evaluate,
     reflect_turns,
 )
+from hindsight_common.reflection.evaluation import HELD_OUT_V2_SET
 
 T0 = datetime(2024, 5, 1, 12, 0, tzinfo=timezone.utc)
 
@@ -382,6 +383,21 @@ def test_held_out_set_score_does_not_regress() -> None:
     assert score.precision >= 0.93
     assert score.recall >= 0.57
     assert len(score.missed) == score.expected - score.true_positives
+
+
+def test_held_out_v2_set_is_large_has_enough_negatives_and_loads() -> None:
+    # No score floor yet: its first run was blind, and rules written after it should be
+    # judged on it, not fitted to a floor. This guards its size and shape only.
+    path = Path(str(files("hindsight_common.reflection").joinpath(HELD_OUT_V2_SET)))
+    rows = [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
+    negatives = [r for r in rows if r["expected"] == []]
+    assert len(rows) >= 150
+    assert len(negatives) / len(rows) >= 0.40
+    assert len({r["text"] for r in rows}) == len(rows)
+    assert {item["kind"] for r in rows for item in r["expected"]} <= set(KINDS)
+    score = evaluate(path)
+    assert score.utterances == len(rows)
+    assert score.expected == sum(len(r["expected"]) for r in rows)
 
 
 def test_evaluate_counts_matches_once_and_reports_the_bad_line(tmp_path: Path) -> None:
