@@ -244,12 +244,15 @@ async def _bench_recall(args: argparse.Namespace) -> int:
 def _bench_reflect(args: argparse.Namespace) -> int:
     from importlib.resources import files
 
-    from hindsight_common.reflection.evaluation import HELD_OUT_SET, evaluate
+    from hindsight_common.reflection.evaluation import HELD_OUT_SET, HELD_OUT_V2_SET, evaluate
 
     sets = {
         "labelled (rules written against it)": None,
         "held-out (written after the rules froze)": str(
             files("hindsight_common.reflection").joinpath(HELD_OUT_SET)
+        ),
+        "held-out-v2 (written blind, before any rule saw it)": str(
+            files("hindsight_common.reflection").joinpath(HELD_OUT_V2_SET)
         ),
     }
     out = {}

@@ -17,6 +17,7 @@ from hindsight_common.reflection import (
     evaluate,
     reflect_turns,
 )
+from hindsight_common.reflection.evaluation import HELD_OUT_V2_SET
 
 T0 = datetime(2024, 5, 1, 12, 0, tzinfo=timezone.utc)
 
@@ -44,19 +45,19 @@ def only(candidates: list[Candidate]) -> Candidate:
 
 
 def test_explicit_preference_is_third_person_and_names_the_speaker() -> None:
-    found = only(reflect("I love painting sunsets, it's so calming.", "Caroline"))
+    found = only(reflect("I love knitting scarves, it's so relaxing.", "Ines"))
     assert found.kind == "preference"
-    assert found.key == "preference.painting_sunsets"
-    assert found.content == "Caroline loves painting sunsets."
+    assert found.key == "preference.knitting_scarves"
+    assert found.content == "Ines loves knitting scarves."
     assert found.confidence == pytest.approx(0.9)
-    assert found.entities[0] == "Caroline"
+    assert found.entities[0] == "Ines"
 
 
 @pytest.mark.parametrize(("text", "key", "words"), [
     ("honestly I can't stand long meetings", "preference.long_meetings", "can't stand"),
     ("I don't like tomatoes.", "preference.tomatoes", "doesn't like"),
     ("I'm a big fan of jazz, especially Coltrane.", "preference.jazz", "fan of jazz"),
-    ("I'm a huge Star Wars fan.", "preference.star_wars", "Star Wars"),
+    ("I'm a huge Blade Runner fan.", "preference.blade_runner", "Blade Runner"),
     ("I prefer Python over Java for scripting.", "preference.programming_language", "Python"),
     ("I prefer replies in Spanish.", "preference.language", "Spanish"),
     ("Always answer in French, please.", "preference.language", "French"),
@@ -89,7 +90,7 @@ def test_habits_are_weaker_preferences() -> None:
 
 
 @pytest.mark.parametrize(("text", "key", "value"), [
-    ("My name is Jonathan but everyone calls me Jon.", "personal.name", "Jonathan"),
+    ("My name is Dmitri but everyone calls me Dima.", "personal.name", "Dmitri"),
     ("Call me Ishmael.", "personal.name", "Ishmael"),
     ("I live in Toronto now.", "personal.location", "Toronto"),
     ("I'm based in Austin, Texas.", "personal.location", "Austin, Texas"),
@@ -146,17 +147,17 @@ def test_possessions_and_family(text: str, key: str) -> None:
 
 
 def test_dated_event_keeps_the_time_phrase_and_starts_at_the_turn() -> None:
-    found = only(reflect("I adopted a cat last week.", "Sam"))
-    assert (found.kind, found.key) == ("event", "event.adopted")
-    assert found.content == "Sam adopted a cat last week."
+    found = only(reflect("I joined a rowing club last week.", "Tomasz"))
+    assert (found.kind, found.key) == ("event", "event.joined")
+    assert found.content == "Tomasz joined a rowing club last week."
     assert found.valid_from == T0 + timedelta(minutes=1)
 
 
 def test_leading_date_moves_to_the_end_of_the_statement() -> None:
-    found = only(reflect("On 5 May I ran a marathon in Boston!", "Caroline"))
-    assert found.key == "event.ran"
-    assert found.content == "Caroline ran a marathon in Boston on 5 May."
-    assert "Boston" in found.entities
+    found = only(reflect("On 5 May I swam across the bay in Sydney!", "Keiko"))
+    assert found.key == "event.swam"
+    assert found.content == "Keiko swam across the bay in Sydney on 5 May."
+    assert "Sydney" in found.entities
 
 
 @pytest.mark.parametrize(("text", "key"), [
@@ -164,7 +165,7 @@ def test_leading_date_moves_to_the_end_of_the_statement() -> None:
     ("I'm flying to Berlin on Friday for a conference.", "plan.trip"),
     ("I'm planning a trip to Peru.", "plan.trip"),
     ("I'm going to start therapy next month.", "plan.start"),
-    ("I plan to run the Chicago marathon in October.", "plan.run"),
+    ("I plan to run the Rotterdam half in October.", "plan.run"),
     ("I'm moving to Denver next month.", "plan.move"),
 ])
 def test_plans(text: str, key: str) -> None:
@@ -215,8 +216,8 @@ def test_correction_within_one_message() -> None:
 
 
 def test_corrections_never_touch_another_speakers_memories() -> None:
-    found = reflect_turns([turn(1, "Caroline", "I live in Boston."),
-                           turn(2, "Melanie", "No, I meant Denver.", role="assistant")])
+    found = reflect_turns([turn(1, "Ines", "I live in Boston."),
+                           turn(2, "Ravi", "No, I meant Denver.", role="assistant")])
     assert [(c.key, c.value) for c in found] == [("personal.location", "Boston")]
 
 
@@ -309,11 +310,11 @@ def test_tool_system_and_assistant_turns_are_ignored() -> None:
 
 
 def test_between_two_people_both_are_read_and_you_is_the_other_one() -> None:
-    found = reflect_turns([turn(1, "Caroline", "I love talking to you about art."),
-                           turn(2, "Melanie", "I really like your paintings.", role="assistant")])
-    assert [c.content for c in found] == ["Caroline loves talking to Melanie about art.",
-                                          "Melanie really likes Caroline's paintings."]
-    assert [c.entities[0] for c in found] == ["Caroline", "Melanie"]
+    found = reflect_turns([turn(1, "Ines", "I love talking to you about birds."),
+                           turn(2, "Ravi", "I really like your photos.", role="assistant")])
+    assert [c.content for c in found] == ["Ines loves talking to Ravi about birds.",
+                                          "Ravi really likes Ines's photos."]
+    assert [c.entities[0] for c in found] == ["Ines", "Ravi"]
 
 
 def test_same_statement_twice_is_one_candidate_with_merged_provenance() -> None:
@@ -325,9 +326,9 @@ def test_same_statement_twice_is_one_candidate_with_merged_provenance() -> None:
 
 
 def test_same_statement_by_two_people_stays_two_candidates() -> None:
-    found = reflect_turns([turn(1, "Caroline", "I love jazz."),
-                           turn(2, "Melanie", "I love jazz.", role="assistant")])
-    assert [c.content for c in found] == ["Caroline loves jazz.", "Melanie loves jazz."]
+    found = reflect_turns([turn(1, "Ines", "I love jazz."),
+                           turn(2, "Ravi", "I love jazz.", role="assistant")])
+    assert [c.content for c in found] == ["Ines loves jazz.", "Ravi loves jazz."]
 
 
 def test_candidate_rejects_an_unknown_kind() -> None:
@@ -384,12 +385,27 @@ def test_held_out_set_score_does_not_regress() -> None:
     assert len(score.missed) == score.expected - score.true_positives
 
 
+def test_held_out_v2_set_is_large_has_enough_negatives_and_loads() -> None:
+    # No score floor yet: its first run was blind, and rules written after it should be
+    # judged on it, not fitted to a floor. This guards its size and shape only.
+    path = Path(str(files("hindsight_common.reflection").joinpath(HELD_OUT_V2_SET)))
+    rows = [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
+    negatives = [r for r in rows if r["expected"] == []]
+    assert len(rows) >= 150
+    assert len(negatives) / len(rows) >= 0.40
+    assert len({r["text"] for r in rows}) == len(rows)
+    assert {item["kind"] for r in rows for item in r["expected"]} <= set(KINDS)
+    score = evaluate(path)
+    assert score.utterances == len(rows)
+    assert score.expected == sum(len(r["expected"]) for r in rows)
+
+
 def test_evaluate_counts_matches_once_and_reports_the_bad_line(tmp_path: Path) -> None:
     good = tmp_path / "set.jsonl"
-    rows = [{"speaker": "Sam", "text": "I adopted a cat last week.",
-             "expected": [{"kind": "event", "key": "event.adopted"},
-                          {"kind": "event", "key": "event.adopted"}]},
-            {"speaker": "Sam", "text": "Do you like cats?", "expected": []}]
+    rows = [{"speaker": "Tomasz", "text": "I joined a rowing club last week.",
+             "expected": [{"kind": "event", "key": "event.joined"},
+                          {"kind": "event", "key": "event.joined"}]},
+            {"speaker": "Tomasz", "text": "Do you like cats?", "expected": []}]
     good.write_text("\n".join(json.dumps(r) for r in rows), "utf-8")
     score = evaluate(good)
     assert (score.utterances, score.expected, score.produced, score.true_positives) == (2, 2, 1, 1)

@@ -1,7 +1,10 @@
-"""Print the offline reflector's score: `python -m hindsight_common.reflection [--held-out | path]`.
+"""Print the offline reflector's score.
+
+    python -m hindsight_common.reflection [--held-out | --held-out-v2 | path]
 
 Without an argument it scores the labelled set the rules were written against; `--held-out`
-scores the set written after the rules were frozen, the fairer estimate.
+scores the set written after the rules were frozen; `--held-out-v2` scores the newer set
+that no rule had seen when it was written, the fairest estimate.
 """
 
 from __future__ import annotations
@@ -9,7 +12,14 @@ from __future__ import annotations
 import sys
 from importlib.resources import files
 
-from hindsight_common.reflection.evaluation import HELD_OUT_SET, ReflectorScore, evaluate
+from hindsight_common.reflection.evaluation import (
+    HELD_OUT_SET,
+    HELD_OUT_V2_SET,
+    ReflectorScore,
+    evaluate,
+)
+
+_NAMED_SETS = {"--held-out": HELD_OUT_SET, "--held-out-v2": HELD_OUT_V2_SET}
 
 
 def _report(score: ReflectorScore) -> str:
@@ -26,8 +36,8 @@ def _report(score: ReflectorScore) -> str:
 def main(argv: list[str]) -> None:
     """Score the set named on the command line (default: the labelled set) and print it."""
     path = argv[0] if argv else None
-    if path == "--held-out":
-        path = str(files("hindsight_common.reflection").joinpath(HELD_OUT_SET))
+    if path in _NAMED_SETS:
+        path = str(files("hindsight_common.reflection").joinpath(_NAMED_SETS[path]))
     print(_report(evaluate(path)))
 
 

@@ -5,7 +5,7 @@ an empty `expected` marks an utterance that must produce nothing. Each utterance
 as a one-turn session. A produced candidate matches an expected item when kind and key are
 equal, and matches at most one item.
 
-    python -m hindsight_common.reflection [--held-out | path.jsonl]
+    python -m hindsight_common.reflection [--held-out | --held-out-v2 | path.jsonl]
 """
 
 from __future__ import annotations
@@ -21,6 +21,8 @@ from hindsight_common.reflection.offline import KINDS, Turn, reflect_turns
 
 LABELLED_SET = "labelled_utterances.jsonl"
 HELD_OUT_SET = "heldout_utterances.jsonl"
+# Written after the LoCoMo rewrite (2026-12-01), labelled before the rules ever saw it.
+HELD_OUT_V2_SET = "heldout_v2_utterances.jsonl"
 _EPOCH = datetime(2024, 1, 1, tzinfo=timezone.utc)
 
 
