@@ -199,9 +199,10 @@ class RecallEngine:
                 embedded = await self._embedder.embed_queries(texts)
                 if "vector" in p.paths:
                     jobs["vector"] = asyncio.ensure_future(self._vectors.search(req.scope, embedded[0], depth))
-                if speakers:
-                    jobs["speaker"] = asyncio.ensure_future(
-                        self._vectors.search(replace(req.scope, speakers=speakers), embedded[0], depth))
+                if speakers and (said := _said(req.scope.types)):
+                    # "Said by": turns have a speaker; a memory's speaker field is its subject.
+                    jobs["speaker"] = asyncio.ensure_future(self._vectors.search(
+                        replace(req.scope, speakers=speakers, types=said), embedded[0], depth))
                 if window is not None:
                     since = max(window.start, req.scope.since) if req.scope.since else window.start
                     until = min(window.end, req.scope.until) if req.scope.until else window.end
@@ -226,6 +227,11 @@ class RecallEngine:
     async def _recent(self, scope: Scope, depth: int) -> list[Hit]:
         docs = await self._text.browse(Browse(scope, limit=depth))
         return [Hit(d, 1.0 / rank) for rank, d in enumerate(docs, start=1)]
+
+
+def _said(types: tuple[str, ...]) -> tuple[str, ...]:
+    """The document types among ``types`` that someone said (no filter: episodic only)."""
+    return ("episodic",) if not types or "episodic" in types else ()
 
 
 def _after_previous(doc: Document) -> str:
