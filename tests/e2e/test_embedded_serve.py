@@ -120,7 +120,7 @@ def test_cli_ingest_and_recall(server: Server, tmp_path: Path) -> None:
                            "--preset", "fast", "--explain", "--json"], capture_output=True, text=True)
     assert fast.returncode == 0, fast.stderr
     [item] = json.loads(fast.stdout)["items"]
-    assert set(item["explain"]["paths"]) <= {"vector", "bm25"} and item["explain"]["paths"]
+    assert set(item["explain"]["paths"]) <= {"vector", "bm25", "bm25_context", "speaker"} and item["explain"]["paths"]
     admin = subprocess.run([*CLI, "recall", "greyhound", "--user", "ann", "--include", "forgotten",
                             "--url", server.url], capture_output=True, text=True,
                            env={k: v for k, v in os.environ.items() if k != "HINDSIGHT_ADMIN_TOKEN"})
@@ -139,16 +139,26 @@ def test_cli_without_a_server_says_how_to_start_one() -> None:
 
 def test_bench_locomo_prints_a_table_and_json(tmp_path: Path) -> None:
     data = Path(__file__).resolve().parents[1] / "data" / "locomo-mini.json"
-    out = subprocess.run([*CLI, "bench", "locomo", "--data", str(data), "--json"],
+    out = subprocess.run([*CLI, "bench", "locomo", "--data", str(data), "--preset", "balanced,fast",
+                          "--ablate", "cross_encoder,+graph", "--json"],
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     lines = out.stdout.strip().splitlines()
-    assert any(line.startswith("all overall") for line in lines)
+    assert "k counts turns" in lines[0]
+    assert [line.split()[0] for line in lines[2:6]] == [
+        "balanced", "fast", "balanced-no-cross_encoder", "balanced+graph"]
     result = json.loads(lines[-1])
-    assert result["questions"] == 6
-    assert set(result["recall"]) == {"5", "10", "20"}
-    assert set(result["recall"]["10"]) == {"1", "2", "3", "4", "all"}
-    # 8 turns, k=10: every evidence turn is retrieved
-    assert result["recall"]["10"]["all"] == 1.0
-    assert 0 < result["recall"]["5"]["all"] <= 1.0
-    assert result["latency_ms"]["p50"] > 0 and result["latency_ms"]["p95"] >= result["latency_ms"]["p50"]
+    assert result["questions"] == 6 and result["turns"] == 8
+    assert [r["preset"] for r in result["rows"]] == [
+        "balanced", "fast", "balanced-no-cross_encoder", "balanced+graph"]
+    for row in result["rows"]:
+        assert set(row["recall"]) == {"5", "10", "20"}
+        assert set(row["recall"]["10"]) == {"1", "2", "3", "4", "all"}
+        # 8 turns, k=10 turns: every evidence turn is retrieved
+        assert row["recall"]["10"]["all"] == 1.0
+        assert 0 < row["recall"]["5"]["all"] <= 1.0
+        assert row["latency_ms"]["p50"] > 0 and row["latency_ms"]["p95"] >= row["latency_ms"]["p50"]
+    assert "questions (balanced)" in out.stderr  # the progress line
+    bad = subprocess.run([*CLI, "bench", "locomo", "--data", str(data), "--ablate", "nothing"],
+                         capture_output=True, text=True, timeout=300)
+    assert bad.returncode == 2 and "no such stage to ablate: nothing" in bad.stderr

@@ -233,7 +233,7 @@ def test_a_semantic_memory_opens_with_its_source_turns(
     gateway: Gateway, page: Page, tmp_path: Path
 ) -> None:
     open_ui(page, gateway)
-    search(page, "What does Ann love doing?")
+    search(page, "Who loves hiking?")  # no person named: the speaker path (turns only) stays out
     result = page.locator("#results > li[data-type=semantic]").filter(has_text="hiking")
     expect(result).to_have_count(1)
     result.locator("a.item").click()

@@ -277,10 +277,7 @@ class AliasedIndex:
 
     async def _set_up(self) -> None:
         if await self.call("check alias", lambda: self.client.indices.exists_alias(name=self.alias)):
-            # Fields added since the index was created (additive only: a changed type
-            # is refused, and needs a rebuild into a new version).
-            await self.call("update mapping", lambda: self.client.indices.put_mapping(
-                index=self.alias, properties=self._mappings["properties"]))
+            await self._add_missing_fields()
             return
         log.info("creating Elasticsearch index %s behind alias %s", self.versioned, self.alias)
         try:
@@ -297,6 +294,23 @@ class AliasedIndex:
             # alias: point the alias at it (a no-op when it already does).
             await self.call("create alias", lambda: self.client.indices.put_alias(
                 index=self.versioned, name=self.alias))
+
+    async def _add_missing_fields(self) -> None:
+        """Fields added to the mapping since the live index was created (``speaker``,
+        ``context``) are added to it; a changed field is never touched. If the index
+        cannot take them (another analysis, say), writes name the problem and the fix is
+        a rebuild into a new version."""
+        live = await self._live_properties()
+        missing = {name: spec for name, spec in self._mappings["properties"].items() if name not in live}
+        if not missing:
+            return
+        try:
+            await self.call("add fields", lambda: self.client.indices.put_mapping(
+                index=self.alias, properties=missing))
+            log.info("added fields %s to %s", sorted(missing), self.alias)
+        except ProjectionError as e:
+            log.warning("cannot add fields %s to %s (rebuild it into a new version): %s",
+                        sorted(missing), self.alias, e)
 
     async def _live_properties(self) -> dict[str, Any]:
         response = await self.call("read mapping", lambda: self.client.indices.get_mapping(
