@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 from hindsight_common.ports.embedder import Embedder
 from hindsight_common.ports.projection import Browse, Document, Hit, Scope, TextIndex, VectorIndex
