@@ -9,6 +9,7 @@ with ``reference_time`` just after its conversation's last session.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sys
 import tempfile
@@ -142,13 +143,7 @@ async def _wait_caught_up(client: httpx.AsyncClient, timeout_s: float) -> dict[s
             return status
         if time.monotonic() > deadline:
             raise TimeoutError(f"projections not caught up after {timeout_s:.0f}s")
-        await _sleep(0.2)
-
-
-async def _sleep(seconds: float) -> None:
-    import asyncio
-
-    await asyncio.sleep(seconds)
+        await asyncio.sleep(0.2)
 
 
 async def _ingest(client: httpx.AsyncClient, conv: locomo.Conversation, progress: Progress) -> None:
