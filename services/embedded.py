@@ -35,7 +35,7 @@ from hindsight_common.ports.access import AccessCounts
 from hindsight_common.ports.embedder import Embedder
 from hindsight_common.ports.reranker import Reranker
 from hindsight_common.ports.log import EventLog
-from hindsight_common.graph import extract_entities
+from hindsight_common.text import extract_entities
 from hindsight_common.ports.graph import GraphStore
 from hindsight_common.ports.projection import TextIndex, VectorIndex
 from hindsight_common.ports.reflect_state import ReflectState
@@ -43,7 +43,7 @@ from hindsight_common.recall.access import AccessRecorder, access_lookup
 from hindsight_common.recall.engine import RecallEngine, RecallSettings
 from hindsight_common.recall.presets import PRESETS, Preset
 from hindsight_common.settings import Settings
-from hindsight_common.tokens import count_tokens
+from hindsight_common.text.tokens import count_tokens
 from hindsight_services.consolidate import wiring as consolidate_wiring
 from hindsight_services.embed import wiring as embed_wiring
 from hindsight_services.grpc_api.server import GrpcGateway, build_server

@@ -35,13 +35,13 @@ from hindsight_common.factory import (
     make_text_index,
     make_vector_index,
 )
-from hindsight_common.graph import extract_entities
+from hindsight_common.text import extract_entities
 from hindsight_common.ports.log import EventLog, Position
 from hindsight_common.ports.projection import Projection
 from hindsight_common.recall.access import AccessRecorder, access_lookup
 from hindsight_common.recall.engine import RecallEngine, RecallSettings
 from hindsight_common.settings import Settings
-from hindsight_common.tokens import count_tokens
+from hindsight_common.text.tokens import count_tokens
 from hindsight_common.streams import INTERACTIONS, MEMORIES
 from hindsight_services.consolidate import wiring as consolidate_wiring
 from hindsight_services.embed import wiring as embed_wiring

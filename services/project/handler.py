@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from hindsight_common.context_windows import SessionKey, with_context
 from hindsight_common.documents import documents_of
 from hindsight_common.events import MemoryExtracted
-from hindsight_common.graph.entities import document_entities
+from hindsight_common.text.entities import document_entities
 from hindsight_common.ports.graph import GraphItem, GraphStore
 from hindsight_common.ports.log import LogRecord, Position
 from hindsight_common.ports.projection import Document, TextIndex

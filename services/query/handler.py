@@ -22,7 +22,7 @@ from hindsight_common.recall.access import AccessRecorder
 from hindsight_common.recall.engine import RecallEngine, RecallItem, RecallRequest
 from hindsight_common.recall.presets import DEFAULT_PRESET
 from hindsight_common.settings import Settings
-from hindsight_common.tokens import count_tokens, truncate_to_tokens
+from hindsight_common.text.tokens import count_tokens, truncate_to_tokens
 
 DEFAULT_TYPES = ("episodic", "semantic")
 MAX_CONTEXT_TURNS = 500

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from hindsight_common.graph.entities import (
+from hindsight_common.text.entities import (
     MAX_ENTITIES,
     document_entities,
     entity_key,

@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from hindsight_common.recall.fusion import reciprocal_rank_fusion
-from hindsight_common.recall.query_terms import keyword_terms
+from hindsight_common.text.terms import keyword_terms
 
 
 def test_rrf_rewards_agreement_between_paths() -> None:

@@ -10,7 +10,7 @@ test compares the two).
 
 :func:`analyze` is used at index time and, through :func:`search_terms`, at query time:
 split on non-alphanumerics (apostrophes kept inside words), lower-case, fold diacritics
-(NFKD), drop the stop words that queries drop (``recall.query_terms.STOPWORDS``) and the
+(NFKD), drop the stop words that queries drop (``text.terms.STOPWORDS``) and the
 possessive ``'s``, then stem. Stop words go before stemming (hence not the server's
 ``stop`` filter, which would see stems: "was" -> "wa"). Pure functions; the stemmer is cached (word frequencies
 are Zipfian, so most lookups hit).
@@ -23,7 +23,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
-from hindsight_common.recall.query_terms import STOPWORDS, keyword_terms
+from hindsight_common.text.terms import STOPWORDS, keyword_terms
 
 _WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)*")
 

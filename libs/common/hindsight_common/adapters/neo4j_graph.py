@@ -40,7 +40,7 @@ from neo4j.exceptions import DriverError, Neo4jError
 
 from hindsight_common.documents import from_payload, to_payload
 from hindsight_common.errors import ConfigurationError, ProjectionError
-from hindsight_common.graph.entities import entity_key, entity_keys
+from hindsight_common.text.entities import entity_key, entity_keys
 from hindsight_common.ports.graph import GraphItem, GraphLinks, GraphStore, check_hops, hop_score
 from hindsight_common.ports.log import Position
 from hindsight_common.ports.projection import Hit, Scope

@@ -19,7 +19,7 @@ from hindsight_common.adapters.sqlite_db import SqliteDb, SqliteProjectionTables
 from hindsight_common.errors import ProjectionError
 from hindsight_common.ports.log import Position
 from hindsight_common.ports.projection import Browse, Document, Hit, Scope, TextField, TextIndex
-from hindsight_common.recall.query_terms import keyword_terms
+from hindsight_common.text.terms import keyword_terms
 
 
 _SCHEMA = """

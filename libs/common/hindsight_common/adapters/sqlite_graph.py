@@ -26,7 +26,7 @@ from typing import Any
 from hindsight_common.documents import from_payload, to_payload
 from hindsight_common.adapters.sqlite_db import SqliteDb, SqliteProjectionTables, record_position
 from hindsight_common.errors import ProjectionError
-from hindsight_common.graph.entities import entity_key, entity_keys
+from hindsight_common.text.entities import entity_key, entity_keys
 from hindsight_common.ports.graph import GraphItem, GraphLinks, GraphStore, check_hops, hop_score
 from hindsight_common.ports.log import Position
 from hindsight_common.ports.projection import Hit, Scope

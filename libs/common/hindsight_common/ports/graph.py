@@ -1,7 +1,7 @@
 """The graph projection's port: documents, the entities they mention, and their links.
 
 Nodes: users, sessions, documents (interactions, memories, summaries) and entities
-(per tenant, keyed by :func:`hindsight_common.graph.entities.entity_key`). Edges:
+(per tenant, keyed by :func:`hindsight_common.text.entities.entity_key`). Edges:
 ``MENTIONS`` document -> entity, ``IN_SESSION`` document -> session, ``OF_USER``
 session -> user, ``DERIVED_FROM`` memory -> the events it was learned from, and
 ``SUPERSEDES`` memory -> the memories it replaces.

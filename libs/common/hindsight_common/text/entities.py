@@ -25,7 +25,7 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from hindsight_common.recall.query_terms import STOPWORDS
+from hindsight_common.text.terms import STOPWORDS
 
 MAX_ENTITIES = 64  # per text: bounds the graph writes of one (long) document
 
