@@ -44,6 +44,7 @@ from hindsight_common.recall.engine import RecallEngine, RecallSettings
 from hindsight_common.recall.presets import PRESETS, Preset
 from hindsight_common.settings import Settings
 from hindsight_common.text.tokens import count_tokens
+from hindsight_services import api_docs
 from hindsight_services.consolidate import wiring as consolidate_wiring
 from hindsight_services.embed import wiring as embed_wiring
 from hindsight_services.grpc_api.server import GrpcGateway, build_server
@@ -241,10 +242,12 @@ def create_app(
                 await grpc_gateway.stop()
             await runtime.stop()
 
-    app = FastAPI(title="Hindsight", version="0.1.0", lifespan=lifespan)
+    app = FastAPI(title="Hindsight", version="0.1.0", lifespan=lifespan,
+                  generate_unique_id_function=api_docs.operation_id)
     app.state.runtime = runtime
     app.state.ready = False
     install_error_handlers(app)
+    api_docs.install(app, settings, presets=tuple(presets))
 
     @app.get("/healthz")
     async def healthz() -> JSONResponse:
@@ -252,10 +255,8 @@ def create_app(
         ok = bool(app.state.ready)
         return JSONResponse({"status": "ok" if ok else "starting"}, status_code=200 if ok else 503)
 
-    @app.get("/v1/status")
+    @app.get("/v1/status", description=api_docs.STATUS_DESCRIPTION, responses=api_docs.EVERY_ROUTE)
     async def status() -> dict[str, Any]:
-        """Log heads and each consumer's position: ``caught_up`` means every
-        write acknowledged so far is visible to recall."""
         return await runtime.status()
 
     app.include_router(ingest_wiring.router(lambda: runtime.log, settings))

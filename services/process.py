@@ -43,6 +43,7 @@ from hindsight_common.recall.engine import RecallEngine, RecallSettings
 from hindsight_common.settings import Settings
 from hindsight_common.text.tokens import count_tokens
 from hindsight_common.streams import INTERACTIONS, MEMORIES
+from hindsight_services import api_docs
 from hindsight_services.consolidate import wiring as consolidate_wiring
 from hindsight_services.embed import wiring as embed_wiring
 from hindsight_services.grpc_api.server import build_server
@@ -137,12 +138,16 @@ class IngestForwarder:
         return Response(upstream.content, status_code=upstream.status_code, headers=passed)
 
 
+def _not_serving() -> EventLog:
+    raise ServiceUnavailable("the gateway forwards writes; it holds no log")
+
+
 def forwarding_router(forwarder: IngestForwarder) -> APIRouter:
     """The write routes of the gateway, each forwarded to ingest by ``forwarder``."""
     api = APIRouter(tags=["ingest"])
     for path in ("/v1/interactions", "/v1/sessions/{session}:close", "/v1/reflect",
                  "/v1/memories/{memory_id}:forget"):
-        api.add_api_route(path, forwarder.forward, methods=["POST"], include_in_schema=True)
+        api.add_api_route(path, forwarder.forward, methods=["POST"], include_in_schema=False)
     return api
 
 
@@ -194,10 +199,14 @@ def create_service_app(service: str, settings: Settings) -> FastAPI:
                 await close()
             await event_log.close()
 
-    app = FastAPI(title=f"Hindsight {service}", version="0.1.0", lifespan=lifespan)
+    app = FastAPI(title=f"Hindsight {service}", version="0.1.0", lifespan=lifespan,
+                  generate_unique_id_function=api_docs.operation_id)
     app.state.ready = False
     app.state.forwarder = forwarder
     install_error_handlers(app)
+    # The gateway forwards writes to ingest; its document describes them as ingest does.
+    api_docs.install(app, settings, documented=ingest_wiring.router(_not_serving, settings).routes
+                     if forwarder is not None else ())
 
     @app.get("/healthz")
     async def healthz() -> JSONResponse:
@@ -214,7 +223,7 @@ def create_service_app(service: str, settings: Settings) -> FastAPI:
         else:
             app.include_router(ingest_wiring.router(lambda: parts["log"], settings))
 
-        @app.get("/v1/status")
+        @app.get("/v1/status", description=api_docs.STATUS_DESCRIPTION, responses=api_docs.EVERY_ROUTE)
         async def status() -> dict[str, Any]:
             return await projection_status(parts["log"], parts["projections"])
 

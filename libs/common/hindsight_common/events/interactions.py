@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, StrictBool
 
 from hindsight_common.events.base import Event, Identifier
 
@@ -19,7 +19,7 @@ class ToolCall(BaseModel):
     name: str = Field(min_length=1, max_length=200)
     arguments: dict[str, JsonValue] = Field(default_factory=dict)
     result: str | None = Field(default=None, max_length=100_000)
-    ok: bool | None = None
+    ok: StrictBool | None = Field(default=None, description="Whether the call succeeded: true or false.")
 
 
 class InteractionRecorded(Event):
