@@ -43,6 +43,7 @@ from hindsight_common.recall.access import AccessRecorder, access_lookup
 from hindsight_common.recall.engine import RecallEngine, RecallSettings
 from hindsight_common.recall.presets import PRESETS, Preset
 from hindsight_common.settings import Settings
+from hindsight_common.telemetry import TracedLog
 from hindsight_common.text.tokens import count_tokens
 from hindsight_services.consolidate import wiring as consolidate_wiring
 from hindsight_services.embed import wiring as embed_wiring
@@ -50,6 +51,7 @@ from hindsight_services.grpc_api.server import GrpcGateway, build_server
 from hindsight_services.http import install_error_handlers
 from hindsight_services.ingest import wiring as ingest_wiring
 from hindsight_services.ingest.handler import Ingest
+from hindsight_services.observability import install_telemetry
 from hindsight_services.project import wiring as project_wiring
 from hindsight_services.query import wiring as query_wiring
 from hindsight_services.query.handler import Query
@@ -111,7 +113,7 @@ class EmbeddedRuntime:
 
     async def start(self) -> None:
         self._lock = lock_data_dir(self.settings)
-        self.log = make_log(self.settings)
+        self.log = TracedLog(make_log(self.settings))  # appends traced and counted
         self.embedder = self._given_embedder or make_embedder(self.settings)
         await self.embedder.embed(["warm up"])  # load the model before saying ready
         reranker = self._given_reranker or make_reranker(self.settings)
@@ -245,6 +247,7 @@ def create_app(
     app.state.runtime = runtime
     app.state.ready = False
     install_error_handlers(app)
+    install_telemetry(app, "embedded", lambda: getattr(runtime, "log", None), lambda: runtime.consumers)
 
     @app.get("/healthz")
     async def healthz() -> JSONResponse:

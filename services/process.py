@@ -1,7 +1,7 @@
 """Cluster mode: each service in its own process (``hindsight run <service>``).
 
 Every process is configured only by ``HINDSIGHT_*`` variables, serves
-``GET /healthz`` on ``HINDSIGHT_PORT``, and talks to the others only through
+``GET /healthz`` and ``GET /metrics`` (Prometheus) on ``HINDSIGHT_PORT``, and talks to the others only through
 the log (Kafka). ``query`` is the gateway: it serves the same HTTP API as the
 embedded mode, answering reads itself and forwarding writes to ``ingest``
 (``HINDSIGHT_INGEST_URL``) so that validation and write policy live in one place.
@@ -43,12 +43,14 @@ from hindsight_common.recall.engine import RecallEngine, RecallSettings
 from hindsight_common.settings import Settings
 from hindsight_common.text.tokens import count_tokens
 from hindsight_common.streams import INTERACTIONS, MEMORIES
+from hindsight_common.telemetry import TracedLog, current_carrier
 from hindsight_services.consolidate import wiring as consolidate_wiring
 from hindsight_services.embed import wiring as embed_wiring
 from hindsight_services.grpc_api.server import build_server
 from hindsight_services.http import install_error_handlers
 from hindsight_services.ingest import wiring as ingest_wiring
 from hindsight_services.ingest.handler import Ingest
+from hindsight_services.observability import install_telemetry
 from hindsight_services.project import wiring as project_wiring
 from hindsight_services.query import wiring as query_wiring
 from hindsight_services.query.handler import Query
@@ -117,6 +119,7 @@ class IngestForwarder:
         if client is None:
             raise ServiceUnavailable("the gateway is not serving writes (starting or stopping)")
         headers = {k: v for k, v in request.headers.items() if k.lower() in _FORWARDED_REQUEST_HEADERS}
+        headers.update(current_carrier())  # ingest's span continues the gateway's trace
         body = await request.body()
         try:
             upstream = await client.request(request.method, request.url.path, content=body, headers=headers)
@@ -161,7 +164,7 @@ def create_service_app(service: str, settings: Settings) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        event_log = make_log(settings)
+        event_log = TracedLog(make_log(settings))
         parts["log"] = event_log
         consumer = await _start(service, settings, event_log, parts, closers)
         if consumer is not None:
@@ -198,6 +201,8 @@ def create_service_app(service: str, settings: Settings) -> FastAPI:
     app.state.ready = False
     app.state.forwarder = forwarder
     install_error_handlers(app)
+    install_telemetry(app, service, lambda: parts.get("log"),
+                      lambda: [parts["consumer"]] if "consumer" in parts else [])
 
     @app.get("/healthz")
     async def healthz() -> JSONResponse:

@@ -6,6 +6,12 @@ a non-infrastructure error, goes to the group's dead-letter stream with the
 reason, and the records behind it flow on. Infrastructure errors (a projection,
 provider or the log being down) are retried with backoff, never dead-lettered:
 an outage must not turn into lost events.
+
+Telemetry (``hindsight_common.telemetry``): each record continues its trace in a
+CONSUMER span (``<stream> process``), and the handler runs in a ``<group> handle``
+span (child of the first record's, linked to the others'), so projection writes show
+in the trace of the write that caused them. Processed, failed and dead-lettered
+records, batch time and freshness are counted per group.
 """
 
 from __future__ import annotations
@@ -16,9 +22,13 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 
+from opentelemetry.trace import Span, SpanKind
+
 from hindsight_common.errors import PersistenceError, ProjectionError, ProviderError
 from hindsight_common.ports.log import EventLog, LogRecord, Position
 from hindsight_common.streams import dead_letter_stream
+from hindsight_common.telemetry import metrics
+from hindsight_common.telemetry.tracing import record_carrier, span, start_span
 
 log = logging.getLogger(__name__)
 
@@ -101,6 +111,8 @@ class Consumer:
                 await sub.commit(records)
                 self.position.update(batch_position(records))
                 self.processed += len(records)
+                for r in records:
+                    metrics.EVENTS_PROCESSED.labels(self.group, r.stream).inc()
         finally:
             await sub.close()
 
@@ -112,22 +124,42 @@ class Consumer:
                 await self._dead_letter(r, r.error or "unparseable record")
             else:
                 good.append(r)
+        spans = [start_span(f"{r.stream} process", {
+            "messaging.consumer.group.name": self.group, "messaging.destination.name": r.stream,
+            "messaging.destination.partition.id": str(r.partition), "messaging.message.id": str(r.offset),
+            "hindsight.event.type": r.event.type if r.event else ""},
+            kind=SpanKind.CONSUMER, parent=record_carrier(r)) for r in good]
+        try:
+            await self._handle(good, position, stop, spans)
+        finally:
+            for s in spans:
+                s.end()
+
+    async def _handle(self, good: Sequence[LogRecord], position: Position, stop: asyncio.Event,
+                      spans: Sequence[Span]) -> None:
         backoff = 0.1
         while True:
             try:
-                await self._handler(good, position)
+                with span(f"{self.group} handle", {"messaging.batch.message_count": len(good)},
+                          parent=spans[0] if spans else None, links=spans[1:]), \
+                        metrics.PROCESSING_SECONDS.labels(self.group).time():
+                    await self._handler(good, position)
+                _observe_freshness(self.group, good)
                 return
             except TRANSIENT as e:
+                metrics.EVENTS_FAILED.labels(self.group, "transient").inc(len(good))
                 if stop.is_set():
                     raise
                 log.warning("%s: transient failure, retrying in %.1fs: %s", self.group, backoff, e)
                 await asyncio.sleep(backoff)
                 backoff = min(backoff * 2, self._max_backoff)
             except Exception:  # handler boundary: isolate the record at fault
+                metrics.EVENTS_FAILED.labels(self.group, "error").inc(len(good))
                 log.exception("%s: batch failed; retrying records one by one", self.group)
                 await self._one_by_one(good)
                 # Records are handled; record the batch position on a no-op write.
                 await self._handler([], position)
+                _observe_freshness(self.group, good)
                 return
 
     async def _one_by_one(self, records: Sequence[LogRecord]) -> None:
@@ -147,6 +179,15 @@ class Consumer:
             dead_letter_stream(self.group), record.key, dead_letter_payload(self.group, record, reason)
         )
         self.dead_lettered += 1
+        metrics.DEAD_LETTERS.labels(self.group).inc()
+
+
+def _observe_freshness(group: str, records: Sequence[LogRecord]) -> None:
+    """Seconds from each event's recorded_at (acknowledged) to now (handled)."""
+    now = datetime.now(UTC)
+    for r in records:
+        if r.event is not None:
+            metrics.FRESHNESS_SECONDS.labels(group).observe(max(0.0, (now - r.event.recorded_at).total_seconds()))
 
 
 async def supervise(consumer: Consumer, stop: asyncio.Event) -> None:
