@@ -9,11 +9,16 @@ import json
 import logging
 import uuid
 
+import grpc
 from opentelemetry.trace import SpanKind
 from prometheus_client.parser import text_string_to_metric_families
 
 from hindsight_common.streams import INTERACTIONS
 from hindsight_common.telemetry import JsonFormatter, span
+from hindsight_services.grpc_api import hindsight_pb2 as pb
+from hindsight_services.grpc_api import hindsight_pb2_grpc as pb_grpc
+from hindsight_services.grpc_api.server import build_server
+from hindsight_services.ingest.handler import Ingest
 from tests.integration.conftest import App
 from tests.support.tracing import Spans, spans  # noqa: F401 - the fixture
 
@@ -136,3 +141,26 @@ async def test_json_logs_carry_trace_ids_and_never_content(app: App, spans: Span
     [mine] = [line for line in lines if line["logger"] == "hindsight.test"]
     assert mine["message"] == "processed event e-1"
     assert len(mine["trace_id"]) == 32 and len(mine["span_id"]) == 16
+
+
+async def test_a_grpc_write_is_one_trace_through_the_consumers(app: App, spans: Spans) -> None:  # noqa: F811
+    runtime = app.runtime
+    gateway = build_server(lambda: runtime.query, lambda: Ingest(runtime.log, runtime.settings),
+                           runtime.settings, 0)
+    await gateway.start()
+    trace_id = uuid.uuid4().hex
+    try:
+        async with grpc.aio.insecure_channel(gateway.address) as channel:
+            stub = pb_grpc.HindsightStub(channel)
+            turn = pb.Interaction(user=USER, session="s1", speaker="Ann", role="user", content="Ann sails.")
+            await stub.Retain(pb.RetainRequest(interactions=[turn]), timeout=30,
+                              metadata=(("traceparent", f"00-{trace_id}-{'2' * 16}-01"),))
+    finally:
+        await gateway.stop(0)
+    await runtime.wait_caught_up(timeout_s=30)
+    trace = spans.of_trace(int(trace_id, 16))
+    [rpc] = [s for s in trace if s.name == "hindsight.v1.Hindsight/Retain"]
+    assert rpc.kind == SpanKind.SERVER
+    names = {s.name for s in trace}
+    assert {f"{INTERACTIONS} publish", f"{INTERACTIONS} process", "embed handle",
+            "projection write vector", "projection write text"} <= names
