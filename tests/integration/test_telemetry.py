@@ -164,3 +164,14 @@ async def test_a_grpc_write_is_one_trace_through_the_consumers(app: App, spans: 
     names = {s.name for s in trace}
     assert {f"{INTERACTIONS} publish", f"{INTERACTIONS} process", "embed handle",
             "projection write vector", "projection write text"} <= names
+
+
+async def test_dead_letters_are_counted_per_group(app: App) -> None:
+    before = samples((await app.client.get("/metrics")).text)
+    await app.runtime.log.append_raw(INTERACTIONS, "t/u", b"{not an event")
+    await app.runtime.wait_caught_up(timeout_s=30)
+    after = samples((await app.client.get("/metrics")).text)
+    for group in ("embed", "project", "reflect"):
+        gained = value(after, "hindsight_dead_letters_total", group=group) - value(
+            before, "hindsight_dead_letters_total", group=group)
+        assert gained == 1, group
