@@ -1,0 +1,84 @@
+"""Spans leave over OTLP/HTTP when the standard OTEL_* variables say so: a process set
+up by ``configure_tracing`` sends them to a real local HTTP endpoint standing in for an
+OpenTelemetry collector, which decodes the protobuf it receives."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+
+PROGRAM = """
+import os
+from hindsight_common.telemetry import configure_tracing, shutdown_tracing, span
+print("recording" if configure_tracing("embed", os.environ) else "off")
+with span("embed handle", {"messaging.batch.message_count": 3}):
+    pass
+shutdown_tracing()
+"""
+
+
+class Collector(ThreadingHTTPServer):
+    def __init__(self) -> None:
+        super().__init__(("127.0.0.1", 0), _Handler)
+        self.received: list[tuple[str, bytes]] = []
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: Collector
+
+    def do_POST(self) -> None:  # noqa: N802 - the http.server hook
+        body = self.rfile.read(int(self.headers["content-length"]))
+        self.server.received.append((self.path, body))
+        self.send_response(200)
+        self.send_header("content-type", "application/x-protobuf")
+        self.end_headers()
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def collector() -> Iterator[Collector]:
+    server = Collector()
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server
+    server.shutdown()
+    server.server_close()
+
+
+def run(env: dict[str, str]) -> str:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("OTEL_")}
+    done = subprocess.run([sys.executable, "-c", PROGRAM], env={**clean, **env}, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def test_spans_are_exported_over_otlp_http_to_the_endpoint(collector: Collector) -> None:
+    endpoint = f"http://127.0.0.1:{collector.server_address[1]}"
+    assert run({"OTEL_EXPORTER_OTLP_ENDPOINT": endpoint,
+                "OTEL_RESOURCE_ATTRIBUTES": "deployment.environment=test"}) == "recording"
+    [(path, body)] = collector.received
+    assert path == "/v1/traces"
+    request = ExportTraceServiceRequest.FromString(body)
+    [resource_spans] = request.resource_spans
+    resource = {a.key: a.value.string_value for a in resource_spans.resource.attributes}
+    assert resource["service.name"] == "hindsight-embed"
+    assert resource["deployment.environment"] == "test"
+    [scope] = resource_spans.scope_spans
+    assert [s.name for s in scope.spans] == ["embed handle"]
+
+
+def test_nothing_is_exported_without_the_variables_or_with_exporter_none(collector: Collector) -> None:
+    endpoint = f"http://127.0.0.1:{collector.server_address[1]}"
+    assert run({}) == "off"
+    assert run({"OTEL_TRACES_EXPORTER": "none", "OTEL_EXPORTER_OTLP_ENDPOINT": endpoint}) == "off"
+    assert collector.received == []
