@@ -51,7 +51,7 @@ from hindsight_services.grpc_api.server import GrpcGateway, build_server
 from hindsight_services.http import install_error_handlers
 from hindsight_services.ingest import wiring as ingest_wiring
 from hindsight_services.ingest.handler import Ingest
-from hindsight_services.observability import install_telemetry
+from hindsight_services.observability import FASTAPI_TELEMETRY, install_telemetry
 from hindsight_services.project import wiring as project_wiring
 from hindsight_services.query import wiring as query_wiring
 from hindsight_services.query.handler import Query
@@ -243,7 +243,7 @@ def create_app(
                 await grpc_gateway.stop()
             await runtime.stop()
 
-    app = FastAPI(title="Hindsight", version="0.1.0", lifespan=lifespan)
+    app = FastAPI(title="Hindsight", version="0.1.0", lifespan=lifespan, telemetry=FASTAPI_TELEMETRY)
     app.state.runtime = runtime
     app.state.ready = False
     install_error_handlers(app)

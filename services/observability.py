@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from fastapi import FastAPI, Response
+from fastapi.telemetry import TelemetryConfig
 from hindsight_common.consumer import Consumer
 from hindsight_common.ports.log import EventLog
 from hindsight_common.settings import Settings
@@ -25,6 +26,11 @@ from hindsight_common.telemetry.metrics import CONTENT_TYPE_LATEST, HTTP_REQUEST
 ASGIApp = Callable[[dict[str, Any], Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]],
                    Awaitable[None]]
 logger = logging.getLogger(__name__)
+# FastAPI's own OpenTelemetry: its HTTP server spans only. Not its OTel metrics (ours are
+# Prometheus), not its log events (a validation failure's would carry the request body),
+# and no exporters of its own (configure_tracing owns the set-up).
+FASTAPI_TELEMETRY: TelemetryConfig = {"tracing": True, "metrics": False, "logs": False,
+                                      "auto_configure": False}
 # Not counted per request: scrapes and probes would drown the rest.
 _QUIET = ("/metrics", "/healthz")
 

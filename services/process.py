@@ -50,7 +50,7 @@ from hindsight_services.grpc_api.server import build_server
 from hindsight_services.http import install_error_handlers
 from hindsight_services.ingest import wiring as ingest_wiring
 from hindsight_services.ingest.handler import Ingest
-from hindsight_services.observability import install_telemetry
+from hindsight_services.observability import FASTAPI_TELEMETRY, install_telemetry
 from hindsight_services.project import wiring as project_wiring
 from hindsight_services.query import wiring as query_wiring
 from hindsight_services.query.handler import Query
@@ -197,7 +197,8 @@ def create_service_app(service: str, settings: Settings) -> FastAPI:
                 await close()
             await event_log.close()
 
-    app = FastAPI(title=f"Hindsight {service}", version="0.1.0", lifespan=lifespan)
+    app = FastAPI(title=f"Hindsight {service}", version="0.1.0", lifespan=lifespan,
+                  telemetry=FASTAPI_TELEMETRY)
     app.state.ready = False
     app.state.forwarder = forwarder
     install_error_handlers(app)
