@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 
@@ -111,8 +112,8 @@ class Consumer:
                 await sub.commit(records)
                 self.position.update(batch_position(records))
                 self.processed += len(records)
-                for r in records:
-                    metrics.EVENTS_PROCESSED.labels(self.group, r.stream).inc()
+                for stream, n in Counter(r.stream for r in records).items():
+                    metrics.EVENTS_PROCESSED.labels(self.group, stream).inc(n)
         finally:
             await sub.close()
 
