@@ -1,8 +1,8 @@
 """Cluster mode: each service in its own process (``hindsight run <service>``).
 
 Every process is configured only by ``HINDSIGHT_*`` variables, serves
-``GET /healthz`` and ``GET /metrics`` (Prometheus) on ``HINDSIGHT_PORT``, and talks to the others only through
-the log (Kafka). ``query`` is the gateway: it serves the same HTTP API as the
+``GET /healthz`` and ``GET /metrics`` (Prometheus) on ``HINDSIGHT_PORT``, and talks to
+the others only through the log (Kafka). ``query`` is the gateway: it serves the same HTTP API as the
 embedded mode, answering reads itself and forwarding writes to ``ingest``
 (``HINDSIGHT_INGEST_URL``) so that validation and write policy live in one place.
 When ingest cannot be reached within ``HINDSIGHT_INGEST_TIMEOUT_S`` or does not answer

@@ -188,7 +188,8 @@ def _observe_freshness(group: str, records: Sequence[LogRecord]) -> None:
     now = datetime.now(UTC)
     for r in records:
         if r.event is not None:
-            metrics.FRESHNESS_SECONDS.labels(group).observe(max(0.0, (now - r.event.recorded_at).total_seconds()))
+            age = (now - r.event.recorded_at).total_seconds()
+            metrics.FRESHNESS_SECONDS.labels(group).observe(max(0.0, age))
 
 
 async def supervise(consumer: Consumer, stop: asyncio.Event) -> None:
