@@ -24,9 +24,10 @@ from hindsight_common.adapters.kafka_records import KafkaRecord
 from hindsight_common.factory import make_log
 from hindsight_common.settings import Settings
 from hindsight_common.streams import INTERACTIONS, MEMORIES
+from hindsight_common.telemetry import exposition
 from hindsight_services.process import SERVICES, create_service_app
 from tests.integration.test_outages import free_port, serving
-from tests.integration.test_telemetry import samples, value
+from tests.integration.test_telemetry import gained, samples
 from tests.servers import server_url
 from tests.support.tracing import Spans, spans  # noqa: F401 - the fixture
 
@@ -82,6 +83,7 @@ async def test_a_write_is_one_trace_across_kafka_and_every_service_serves_metric
     cluster_settings: Settings, spans: Spans  # noqa: F811
 ) -> None:
     trace_id = uuid.uuid4().hex
+    before = samples(exposition().decode())  # one registry per process: count what this test adds
     async with cluster(cluster_settings) as clients:
         gateway = clients["query"]
         r = await gateway.post("/v1/interactions", headers={"traceparent": f"00-{trace_id}-{'3' * 16}-01"},
@@ -127,22 +129,24 @@ async def test_a_write_is_one_trace_across_kafka_and_every_service_serves_metric
             scraped[service] = samples(answer.text)
 
     ingest = scraped["ingest"]
-    assert value(ingest, "hindsight_events_appended_total", stream=INTERACTIONS) >= 1
-    assert value(ingest, "hindsight_http_requests_total", service="ingest", route="/v1/interactions",
-                 status="201") >= 1
+    assert gained(ingest, before, "hindsight_events_appended_total", stream=INTERACTIONS) >= 1
+    assert gained(ingest, before, "hindsight_http_requests_total", service="ingest",
+                  route="/v1/interactions", status="201") >= 1
     for group, stream in (("embed", INTERACTIONS), ("project", INTERACTIONS), ("reflect", INTERACTIONS),
                           ("consolidate", MEMORIES)):
         found = scraped[group]
-        assert value(found, "hindsight_events_processed_total", group=group, stream=stream) >= 1, group
-        assert value(found, "hindsight_freshness_seconds_count", group=group) >= 1, group
-        assert value(found, "hindsight_processing_seconds_count", group=group) >= 1, group
+        assert gained(found, before, "hindsight_events_processed_total", group=group,
+                      stream=stream) >= 1, group
+        assert gained(found, before, "hindsight_freshness_seconds_count", group=group) >= 1, group
+        assert gained(found, before, "hindsight_processing_seconds_count", group=group) >= 1, group
         lags = {ls: v for (n, ls), v in found.items() if n == "hindsight_consumer_lag" and ("group", group) in ls}
         assert lags, f"{group}: no lag per partition"
         assert all(v == 0 for v in lags.values()), (group, lags)
-        assert value(found, "hindsight_dead_letters_total", group=group) == 0
+        assert gained(found, before, "hindsight_dead_letters_total", group=group) == 0, group
     query = scraped["query"]
-    assert value(query, "hindsight_recall_seconds_count") >= 1
-    assert value(query, "hindsight_recall_stage_seconds_count", stage="vector") >= 1
-    assert value(query, "hindsight_recall_stage_seconds_count", stage="bm25") >= 1
-    assert value(query, "hindsight_http_requests_total", service="query", route="/v1/recall", status="200") >= 1
-    assert value(query, "hindsight_events_appended_total", stream=MEMORIES) >= 1  # MemoryAccessed
+    assert gained(query, before, "hindsight_recall_seconds_count") >= 1
+    assert gained(query, before, "hindsight_recall_stage_seconds_count", stage="vector") >= 1
+    assert gained(query, before, "hindsight_recall_stage_seconds_count", stage="bm25") >= 1
+    assert gained(query, before, "hindsight_http_requests_total", service="query", route="/v1/recall",
+                  status="200") >= 1
+    assert gained(query, before, "hindsight_events_appended_total", stream=MEMORIES) >= 1  # MemoryAccessed

@@ -23,13 +23,14 @@ from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 
-from opentelemetry.trace import Span, SpanKind
+from opentelemetry import trace
+from opentelemetry.trace import Span, SpanKind, Status, StatusCode
 
 from hindsight_common.errors import PersistenceError, ProjectionError, ProviderError
 from hindsight_common.ports.log import EventLog, LogRecord, Position
 from hindsight_common.streams import dead_letter_stream
 from hindsight_common.telemetry import metrics
-from hindsight_common.telemetry.tracing import record_carrier, span, start_span
+from hindsight_common.telemetry.tracing import record_carrier, span, start_span, within
 
 log = logging.getLogger(__name__)
 
@@ -131,7 +132,10 @@ class Consumer:
             "hindsight.event.type": r.event.type if r.event else ""},
             kind=SpanKind.CONSUMER, parent=record_carrier(r)) for r in good]
         try:
-            await self._handle(good, position, stop, spans)
+            # One span for the handling, retries included (their log lines carry its ids).
+            with span(f"{self.group} handle", {"messaging.batch.message_count": len(good)},
+                      parent=spans[0] if spans else None, links=spans[1:]):
+                await self._handle(good, position, stop, spans)
         finally:
             for s in spans:
                 s.end()
@@ -141,36 +145,39 @@ class Consumer:
         backoff = 0.1
         while True:
             try:
-                with span(f"{self.group} handle", {"messaging.batch.message_count": len(good)},
-                          parent=spans[0] if spans else None, links=spans[1:]), \
-                        metrics.PROCESSING_SECONDS.labels(self.group).time():
+                with metrics.PROCESSING_SECONDS.labels(self.group).time():
                     await self._handler(good, position)
                 _observe_freshness(self.group, good)
                 return
             except TRANSIENT as e:
                 metrics.EVENTS_FAILED.labels(self.group, "transient").inc(len(good))
+                trace.get_current_span().record_exception(e)
                 if stop.is_set():
                     raise
                 log.warning("%s: transient failure, retrying in %.1fs: %s", self.group, backoff, e)
                 await asyncio.sleep(backoff)
                 backoff = min(backoff * 2, self._max_backoff)
-            except Exception:  # handler boundary: isolate the record at fault
+            except Exception as e:  # handler boundary: isolate the record at fault
                 metrics.EVENTS_FAILED.labels(self.group, "error").inc(len(good))
+                trace.get_current_span().record_exception(e)
                 log.exception("%s: batch failed; retrying records one by one", self.group)
-                await self._one_by_one(good)
+                await self._one_by_one(good, spans)
                 # Records are handled; record the batch position on a no-op write.
                 await self._handler([], position)
                 _observe_freshness(self.group, good)
                 return
 
-    async def _one_by_one(self, records: Sequence[LogRecord]) -> None:
-        for r in records:
-            try:
-                await self._handler([r], batch_position([r]))
-            except TRANSIENT:
-                raise
-            except Exception as e:  # handler boundary: dead-letter with the reason
-                await self._dead_letter(r, f"{type(e).__name__}: {e}")
+    async def _one_by_one(self, records: Sequence[LogRecord], spans: Sequence[Span]) -> None:
+        for r, record_span in zip(records, spans, strict=True):
+            with within(record_span):  # its writes and its dead letter in its own trace
+                try:
+                    await self._handler([r], batch_position([r]))
+                except TRANSIENT:
+                    raise
+                except Exception as e:  # handler boundary: dead-letter with the reason
+                    record_span.record_exception(e)
+                    record_span.set_status(Status(StatusCode.ERROR, "dead-lettered"))
+                    await self._dead_letter(r, f"{type(e).__name__}: {e}")
 
     async def _dead_letter(self, record: LogRecord, reason: str) -> None:
         log.error(
