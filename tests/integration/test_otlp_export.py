@@ -5,6 +5,7 @@ OpenTelemetry collector, which decodes the protobuf it receives."""
 from __future__ import annotations
 
 import os
+from pathlib import Path
 import subprocess
 import sys
 import threading
@@ -16,6 +17,7 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTrace
 
 PROGRAM = """
 import os
+from pathlib import Path
 from hindsight_common.telemetry import configure_tracing, shutdown_tracing, span
 print("recording" if configure_tracing("embed", os.environ) else "off")
 with span("embed handle", {"messaging.batch.message_count": 3}):
@@ -82,3 +84,54 @@ def test_nothing_is_exported_without_the_variables_or_with_exporter_none(collect
     assert run({}) == "off"
     assert run({"OTEL_TRACES_EXPORTER": "none", "OTEL_EXPORTER_OTLP_ENDPOINT": endpoint}) == "off"
     assert collector.received == []
+
+
+PASS_THROUGH = """
+import asyncio, sys
+from datetime import UTC, datetime
+from pathlib import Path
+from hindsight_common.adapters.sqlite_log import SqliteLog
+from hindsight_common.consumer import Consumer
+from hindsight_common.events import InteractionRecorded
+from hindsight_common.streams import INTERACTIONS, MEMORIES
+from hindsight_common.telemetry import TracedLog, configure_tracing
+from hindsight_common.telemetry.tracing import recording
+import os
+from pathlib import Path
+
+def turn(**kw):
+    return InteractionRecorded(tenant="t", user="u", session="s", speaker="A", role="user", content="hi",
+                               occurred_at=datetime(2024, 1, 1, tzinfo=UTC), **kw)
+
+async def main():
+    assert not configure_tracing("reflect", os.environ) and not recording()
+    log = TracedLog(SqliteLog(Path(sys.argv[1])))
+    await log.append(INTERACTIONS, [turn(trace={"traceparent": sys.argv[2]})])
+    async def handle(records, position):  # what reflect does: append what it learned
+        if records:
+            await log.append(MEMORIES, [turn()])
+    consumer = Consumer(log, "g", [INTERACTIONS], handle, poll_timeout_s=0.05)
+    stop = asyncio.Event()
+    task = asyncio.create_task(consumer.run(stop))
+    while consumer.processed < 1:
+        await asyncio.sleep(0.02)
+    stop.set()
+    await task
+    [written] = await log.read(MEMORIES)
+    print(written.event.trace.get("traceparent", ""))
+    await log.close()
+
+asyncio.run(main())
+"""
+
+
+def test_with_tracing_off_a_consumer_still_passes_the_trace_on(tmp_path: Path) -> None:
+    """A service without an exporter records nothing but does not break the trace: what
+    its handler appends carries the trace of the record it was handling."""
+    trace_id = "4" * 32
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("OTEL_")}
+    done = subprocess.run([sys.executable, "-c", PASS_THROUGH, str(tmp_path / "log.sqlite3"),
+                           f"00-{trace_id}-{'5' * 16}-01"], env=clean, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().split("-")[1] == trace_id

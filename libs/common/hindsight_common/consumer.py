@@ -10,7 +10,8 @@ an outage must not turn into lost events.
 Telemetry (``hindsight_common.telemetry``): each record continues its trace in a
 CONSUMER span (``<stream> process``), and the handler runs in a ``<group> handle``
 span (child of the first record's, linked to the others'), so projection writes show
-in the trace of the write that caused them. Processed, failed and dead-lettered
+in the trace of the write that caused them. With tracing off, only the handle span is
+made, continuing the first record's context, so what the handler appends carries it on. Processed, failed and dead-lettered
 records, batch time and freshness are counted per group.
 """
 
@@ -30,7 +31,7 @@ from hindsight_common.errors import PersistenceError, ProjectionError, ProviderE
 from hindsight_common.ports.log import EventLog, LogRecord, Position
 from hindsight_common.streams import dead_letter_stream
 from hindsight_common.telemetry import metrics
-from hindsight_common.telemetry.tracing import record_carrier, span, start_span, within
+from hindsight_common.telemetry.tracing import record_carrier, recording, span, start_span, within
 
 log = logging.getLogger(__name__)
 
@@ -126,15 +127,18 @@ class Consumer:
                 await self._dead_letter(r, r.error or "unparseable record")
             else:
                 good.append(r)
+        # A span per record only when spans are recorded (reading each record's context
+        # costs more than a no-op handler); otherwise the first record's context passes on.
         spans = [start_span(f"{r.stream} process", {
             "messaging.consumer.group.name": self.group, "messaging.destination.name": r.stream,
             "messaging.destination.partition.id": str(r.partition), "messaging.message.id": str(r.offset),
             "hindsight.event.type": r.event.type if r.event else ""},
-            kind=SpanKind.CONSUMER, parent=record_carrier(r)) for r in good]
+            kind=SpanKind.CONSUMER, parent=record_carrier(r)) for r in good] if recording() else []
+        parent: Span | dict[str, str] | None = spans[0] if spans else (record_carrier(good[0]) if good else None)
         try:
             # One span for the handling, retries included (their log lines carry its ids).
             with span(f"{self.group} handle", {"messaging.batch.message_count": len(good)},
-                      parent=spans[0] if spans else None, links=spans[1:]):
+                      parent=parent, links=spans[1:]):
                 await self._handle(good, position, stop, spans)
         finally:
             for s in spans:
@@ -168,7 +172,8 @@ class Consumer:
                 return
 
     async def _one_by_one(self, records: Sequence[LogRecord], spans: Sequence[Span]) -> None:
-        for r, record_span in zip(records, spans, strict=True):
+        for i, r in enumerate(records):
+            record_span = spans[i] if spans else trace.get_current_span()
             with within(record_span):  # its writes and its dead letter in its own trace
                 try:
                     await self._handler([r], batch_position([r]))
@@ -193,10 +198,10 @@ class Consumer:
 def _observe_freshness(group: str, records: Sequence[LogRecord]) -> None:
     """Seconds from each event's recorded_at (acknowledged) to now (handled)."""
     now = datetime.now(UTC)
+    histogram = metrics.FRESHNESS_SECONDS.labels(group)
     for r in records:
         if r.event is not None:
-            age = (now - r.event.recorded_at).total_seconds()
-            metrics.FRESHNESS_SECONDS.labels(group).observe(max(0.0, age))
+            histogram.observe(max(0.0, (now - r.event.recorded_at).total_seconds()))
 
 
 async def supervise(consumer: Consumer, stop: asyncio.Event) -> None:

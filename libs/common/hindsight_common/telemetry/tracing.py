@@ -110,6 +110,11 @@ def shutdown_tracing() -> None:
         current.shutdown()
 
 
+def recording() -> bool:
+    """Whether spans are recorded: a tracer provider is installed."""
+    return isinstance(trace.get_tracer_provider(), TracerProvider)
+
+
 def tracer() -> trace.Tracer:
     return trace.get_tracer(TRACER_NAME)
 
