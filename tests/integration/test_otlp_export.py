@@ -79,6 +79,25 @@ def test_spans_are_exported_over_otlp_http_to_the_endpoint(collector: Collector)
     assert [s.name for s in scope.spans] == ["embed handle"]
 
 
+def test_otel_service_name_names_the_service(collector: Collector) -> None:
+    endpoint = f"http://127.0.0.1:{collector.server_address[1]}"
+    run({"OTEL_TRACES_EXPORTER": "otlp", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": f"{endpoint}/v1/traces",
+         "OTEL_SERVICE_NAME": "memory-embed"})
+    [(_, body)] = collector.received
+    [resource_spans] = ExportTraceServiceRequest.FromString(body).resource_spans
+    resource = {a.key: a.value.string_value for a in resource_spans.resource.attributes}
+    assert resource["service.name"] == "memory-embed"
+
+
+def test_an_unknown_exporter_stops_hindsight_run_with_a_clear_error() -> None:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("OTEL_")}
+    done = subprocess.run([sys.executable, "-m", "hindsight_services.cli", "run", "ingest"],
+                          env={**clean, "OTEL_TRACES_EXPORTER": "zipkin"}, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 2
+    assert "OTEL_TRACES_EXPORTER='zipkin': unknown exporter 'zipkin'; use one of otlp, console, none" in done.stderr
+
+
 def test_nothing_is_exported_without_the_variables_or_with_exporter_none(collector: Collector) -> None:
     endpoint = f"http://127.0.0.1:{collector.server_address[1]}"
     assert run({}) == "off"

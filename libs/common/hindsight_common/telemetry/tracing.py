@@ -75,6 +75,10 @@ def configure_tracing(
 ) -> bool:
     """Install the process's tracer provider for ``service`` as ``environ`` asks.
 
+    ``environ`` (the process environment, in the services) chooses the exporter and the
+    service name; the OTLP exporter's endpoint, headers and timeout and the resource
+    attributes are read from the process environment by the SDK itself.
+
     ``processor`` replaces the exporter chosen by ``environ`` (tests pass a simple
     processor over an in-memory exporter). Returns whether spans are recorded. When
     a provider is already installed it is kept (and ``processor`` added to it).
