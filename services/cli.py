@@ -130,9 +130,15 @@ def _serve(args: argparse.Namespace) -> int:
 
     from hindsight_services.embedded import create_app
 
+    from hindsight_common.telemetry import shutdown_tracing
+    from hindsight_services.observability import setup_process
+
     settings = load_settings(host=args.host, port=args.port, data_dir=args.data_dir, grpc_port=args.grpc_port)
+    setup_process("embedded", settings, "text")
     app = create_app(settings, serve_grpc=True)
-    uvicorn.run(app, host=settings.host, port=settings.port, log_level="info")
+    # log_config=None: uvicorn's loggers go through the handler setup_process installed.
+    uvicorn.run(app, host=settings.host, port=settings.port, log_level="info", log_config=None)
+    shutdown_tracing()
     return 0
 
 
@@ -141,9 +147,14 @@ def _run_service(args: argparse.Namespace) -> int:
 
     from hindsight_services.process import create_service_app
 
+    from hindsight_common.telemetry import shutdown_tracing
+    from hindsight_services.observability import setup_process
+
     settings = load_settings(host=args.host, port=args.port, grpc_port=args.grpc_port)
+    setup_process(args.service, settings, "json")
     app = create_service_app(args.service, settings)
-    uvicorn.run(app, host=settings.host, port=settings.port, log_level="info")
+    uvicorn.run(app, host=settings.host, port=settings.port, log_level="info", log_config=None)
+    shutdown_tracing()
     return 0
 
 

@@ -43,6 +43,7 @@ from hindsight_common.recall.access import AccessRecorder, access_lookup
 from hindsight_common.recall.engine import RecallEngine, RecallSettings
 from hindsight_common.recall.presets import PRESETS, Preset
 from hindsight_common.settings import Settings
+from hindsight_common.telemetry import TracedLog
 from hindsight_common.text.tokens import count_tokens
 from hindsight_services import api_docs
 from hindsight_services.consolidate import wiring as consolidate_wiring
@@ -51,6 +52,7 @@ from hindsight_services.grpc_api.server import GrpcGateway, build_server
 from hindsight_services.http import install_error_handlers
 from hindsight_services.ingest import wiring as ingest_wiring
 from hindsight_services.ingest.handler import Ingest
+from hindsight_services.observability import FASTAPI_TELEMETRY, install_telemetry
 from hindsight_services.project import wiring as project_wiring
 from hindsight_services.query import wiring as query_wiring
 from hindsight_services.query.handler import Query
@@ -112,7 +114,7 @@ class EmbeddedRuntime:
 
     async def start(self) -> None:
         self._lock = lock_data_dir(self.settings)
-        self.log = make_log(self.settings)
+        self.log = TracedLog(make_log(self.settings))  # appends traced and counted
         self.embedder = self._given_embedder or make_embedder(self.settings)
         await self.embedder.embed(["warm up"])  # load the model before saying ready
         reranker = self._given_reranker or make_reranker(self.settings)
@@ -242,12 +244,13 @@ def create_app(
                 await grpc_gateway.stop()
             await runtime.stop()
 
-    app = FastAPI(title="Hindsight", version="0.1.0", lifespan=lifespan,
+    app = FastAPI(title="Hindsight", version="0.1.0", lifespan=lifespan, telemetry=FASTAPI_TELEMETRY,
                   generate_unique_id_function=api_docs.operation_id)
     app.state.runtime = runtime
     app.state.ready = False
     install_error_handlers(app)
     api_docs.install(app, settings, presets=tuple(presets))
+    install_telemetry(app, "embedded", lambda: getattr(runtime, "log", None), lambda: runtime.consumers)
 
     @app.get("/healthz")
     async def healthz() -> JSONResponse:

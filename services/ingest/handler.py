@@ -32,6 +32,7 @@ from hindsight_common.events import (
 from hindsight_common.ports.log import EventLog, IdempotencyKey
 from hindsight_common.settings import Settings
 from hindsight_common.streams import CONTROL, INTERACTIONS, MEMORIES
+from hindsight_common.telemetry import current_carrier
 
 
 def check_limits(request: IngestRequest, settings: Settings) -> None:
@@ -61,6 +62,7 @@ def check_limits(request: IngestRequest, settings: Settings) -> None:
 
 def to_events(request: IngestRequest, default_tenant: str) -> list[InteractionRecorded]:
     now = utcnow()
+    trace = current_carrier()  # the HTTP or gRPC call's trace, followed by every consumer
     return [
         InteractionRecorded(
             tenant=item.tenant or default_tenant,
@@ -75,6 +77,7 @@ def to_events(request: IngestRequest, default_tenant: str) -> list[InteractionRe
             metadata=item.metadata,
             occurred_at=item.occurred_at or now,
             recorded_at=now,
+            trace=trace,
         )
         for item in request.interactions
     ]

@@ -12,6 +12,7 @@ from hindsight_common.text.entities import document_entities
 from hindsight_common.ports.graph import GraphItem, GraphStore
 from hindsight_common.ports.log import LogRecord, Position
 from hindsight_common.ports.projection import Document, TextIndex
+from hindsight_common.telemetry import span
 
 
 def graph_item(record: LogRecord, document: Document) -> GraphItem:
@@ -47,6 +48,9 @@ class Project:
         memory keeps its content (re-typed "forgotten", see ``documents_of``), looked up
         in the text index."""
         pairs = await documents_of(records, self._text.get)
-        await self._text.upsert(await with_context([d for _, d in pairs], self._tail), position)
+        docs = await with_context([d for _, d in pairs], self._tail)
+        with span("projection write text", {"hindsight.projection": "text", "hindsight.documents": len(docs)}):
+            await self._text.upsert(docs, position)
         if self._graph is not None:
-            await self._graph.upsert([graph_item(r, d) for r, d in pairs], position)
+            with span("projection write graph", {"hindsight.projection": "graph", "hindsight.documents": len(pairs)}):
+                await self._graph.upsert([graph_item(r, d) for r, d in pairs], position)

@@ -106,6 +106,10 @@ class Settings(BaseSettings):
     max_content_chars: int = Field(32_000, ge=1)
     max_body_bytes: int = Field(8 * 1024 * 1024, ge=1024)
 
+    # Logs: one JSON object per line (trace and span ids, never content) or plain text.
+    # Unset: JSON for `hindsight run` (cluster), text for `hindsight serve`.
+    log_format: Literal["json", "text"] | None = None
+
     # Consumers.
     consumer_batch: int = Field(256, ge=1)
     poll_timeout_s: float = Field(0.5, gt=0)
