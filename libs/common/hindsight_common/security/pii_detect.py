@@ -1,0 +1,281 @@
+"""Find PII in a string: each detector is a regular expression for the shape, then a
+validity check (pii_checks) so that look-alikes with the same shape survive.
+
+``find_pii(text)`` returns non-overlapping findings, in text order. Where two detectors
+claim the same characters, the more specific wins (``PRIORITY``): a secret over an
+e-mail, an 18-digit resident id over a card number, and so on.
+
+Boundaries use ASCII classes, not ``\\w``: Chinese text has no spaces, and ``\\w``
+would count the characters around a number as part of a word.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from hindsight_common.security.pii_checks import (
+    card_valid,
+    character_classes,
+    class_switches,
+    cn_resident_id_valid,
+    iban_valid,
+    shannon_entropy,
+    ssn_valid,
+)
+from hindsight_common.security.pii_types import PII_TYPES, PiiType
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A value of one PII type at ``text[start:end]``."""
+
+    type: PiiType
+    start: int
+    end: int
+
+
+Detector = Callable[[str], Iterator[tuple[int, int]]]
+
+# ---- e-mail
+_EMAIL = re.compile(
+    r"(?<![0-9A-Za-z._%+-])[0-9A-Za-z_][0-9A-Za-z._%+'-]{0,63}@"
+    r"(?:[0-9A-Za-z](?:[0-9A-Za-z-]{0,61}[0-9A-Za-z])?\.)+([A-Za-z]{2,24})(?![0-9A-Za-z_-])"
+)
+# "icon@2x.png" has an e-mail's shape; a file extension is no top-level domain.
+_FILE_EXTENSIONS = frozenset({"png", "jpg", "jpeg", "gif", "svg", "webp", "ico", "bmp", "pdf"})
+
+
+def _emails(text: str) -> Iterator[tuple[int, int]]:
+    for m in _EMAIL.finditer(text):
+        if m.group(1).lower() not in _FILE_EXTENSIONS:
+            yield m.span()
+
+
+# ---- phone numbers
+_PHONE_INTL = re.compile(r"(?<![0-9A-Za-z+])\+[1-9](?:[ ().-]{0,2}\d){6,14}(?![0-9A-Za-z]|[.-]\d)")
+_PHONE_NANP = re.compile(
+    r"(?<![0-9A-Za-z+.-])(?:\([2-9]\d{2}\) ?|[2-9]\d{2}([.-]))[2-9]\d{2}[.-]\d{4}(?![0-9A-Za-z]|[.-]\d)"
+)
+_PHONE_CN = re.compile(r"(?<![0-9A-Za-z+])1[3-9]\d([ -]?)\d{4}\1\d{4}(?![0-9A-Za-z]|[.-]\d)")
+# Numbers in a national format (a trunk 0, or a space-separated North American number)
+# count only after a word that announces a phone number: alone they look like any figure.
+_PHONE_NATIONAL = re.compile(
+    r"(?<![0-9A-Za-z+.-])(?:0\d{1,4}|\(0?\d{2,4}\)|[2-9]\d{2})(?:[ -]\d{2,6}){1,3}(?![0-9A-Za-z]|[.-]\d)"
+)
+_PHONE_WORDS = re.compile(
+    r"(?i)(?:phone|tel\b|tel\.|telephone|mobile|cell|call|ring|text me|whatsapp|fax|number|"
+    r"contact|reach|dial|电话|手机|号码)[^.!?\n]{0,25}$"
+)
+
+
+def _digits(s: str) -> int:
+    return sum(c.isdigit() for c in s)
+
+
+def _phones(text: str) -> Iterator[tuple[int, int]]:
+    for m in _PHONE_INTL.finditer(text):
+        if 8 <= _digits(m.group()) <= 15:
+            yield m.span()
+    yield from (m.span() for m in _PHONE_NANP.finditer(text))
+    yield from (m.span() for m in _PHONE_CN.finditer(text))
+    for m in _PHONE_NATIONAL.finditer(text):
+        if 9 <= _digits(m.group()) <= 12 and _PHONE_WORDS.search(text, max(0, m.start() - 40), m.start()):
+            yield m.span()
+
+
+# ---- payment cards
+_CARD = re.compile(r"(?<![0-9A-Za-z_-])\d(?:[ -]?\d){12,22}(?![0-9A-Za-z_]|-\d)")
+
+
+# Luhn-checked numbers that are not cards: a phone's IMEI, barcodes (EAN/UPC/GTIN), ISBNs.
+_NOT_A_CARD = re.compile(r"(?i)\b(?:imei|isbn|ean|upc|gtin|barcode|tracking|serial)\b[^0-9\n]{0,12}$")
+_GROUP_BEFORE = re.compile(r"[0-9A-Z]{3}[0-9][ -]$")
+
+
+def _card_groups_ok(groups: list[str]) -> bool:
+    """How cards are written: no separators, groups of four (the last may be shorter), or
+    American Express's 4-6-5 (and 4-6-4 for 14-digit Diners)."""
+    sizes = [len(g) for g in groups]
+    if len(sizes) == 1:
+        return True
+    if sizes[:2] == [4, 6] and len(sizes) == 3 and sizes[2] in (4, 5):
+        return True
+    return all(s == 4 for s in sizes[:-1]) and 1 <= sizes[-1] <= 4
+
+
+def _cards(text: str) -> Iterator[tuple[int, int]]:
+    for m in _CARD.finditer(text):
+        if _NOT_A_CARD.search(text, max(0, m.start() - 20), m.start()):
+            continue
+        raw = m.group()
+        separators = set(re.findall(r"[ -]", raw))
+        if len(separators) > 1:
+            continue
+        groups = re.split(r"[ -]", raw)
+        if separators and _GROUP_BEFORE.search(text, max(0, m.start() - 5), m.start()):
+            continue  # the tail of a longer grouped code (an IBAN written in fours)
+        # A card followed by another figure ("4111 1111 1111 1111 2027"): try fewer groups.
+        for n in range(len(groups), 0, -1):
+            head = groups[:n]
+            digits = "".join(head)
+            if len(digits) < 13:
+                break
+            if _card_groups_ok(head) and card_valid(digits):
+                yield m.start(), m.start() + len(" ".join(head))
+                break
+
+
+# ---- IBAN
+_IBAN = re.compile(r"(?<![0-9A-Za-z])[A-Z]{2}\d{2}(?: ?[0-9A-Z]{4}){2,7}(?: ?[0-9A-Z]{1,3})?(?![0-9A-Za-z])")
+
+
+def _ibans(text: str) -> Iterator[tuple[int, int]]:
+    for m in _IBAN.finditer(text):
+        raw = m.group()
+        # A trailing upper-case word may have joined the match: try without it.
+        for candidate in (raw, raw.rsplit(" ", 1)[0]):
+            if iban_valid(candidate.replace(" ", "")):
+                yield m.start(), m.start() + len(candidate)
+                break
+
+
+# ---- national ids
+_CN_ID = re.compile(r"(?<![0-9A-Za-z])\d{17}[0-9Xx](?![0-9A-Za-z])")
+_SSN = re.compile(r"(?<![0-9A-Za-z-])(\d{3})([- ]?)(\d{2})\2(\d{4})(?![0-9A-Za-z]|-\d)")
+_SSN_WORDS = re.compile(r"(?i)(?:ssn|social security(?: number| no\.?)?)[^.!?\n]{0,20}$")
+
+
+def _national_ids(text: str) -> Iterator[tuple[int, int]]:
+    for m in _CN_ID.finditer(text):
+        if cn_resident_id_valid(m.group()):
+            yield m.span()
+    for m in _SSN.finditer(text):
+        if not ssn_valid(m.group(1), m.group(3), m.group(4)):
+            continue
+        # Dashes are an SSN's own format; spaces or none only right after the word.
+        if m.group(2) == "-" or _SSN_WORDS.search(text, max(0, m.start() - 40), m.start()):
+            yield m.span()
+
+
+# ---- IP addresses
+_IPV4 = re.compile(r"(?<![0-9A-Za-z.])(?:\d{1,3}\.){3}\d{1,3}(?![0-9A-Za-z]|\.\d)")
+_IPV6 = re.compile(
+    r"(?<![0-9A-Za-z:.])(?:[0-9A-Fa-f]{0,4}:){2,7}(?:(?:\d{1,3}\.){3}\d{1,3}|[0-9A-Fa-f]{1,4})?"
+    r"(?![0-9A-Za-z:]|\.\d)"
+)
+# "version 10.2.3.4", "section 1.2.3.4": numbered things, not addresses.
+_NUMBERED = re.compile(
+    r"(?i)(?:version|ver\.?|v|release|build|firmware|chapter|section|sec\.?|§|clause|step|"
+    r"figure|fig\.?|table|rule|article|art\.?|paragraph|item|"
+    r"(?:upgrade|update|downgrade|install|bump)(?:s|d|ed)?(?: to)?)\s*$"
+)
+
+
+def _ip_addresses(text: str) -> Iterator[tuple[int, int]]:
+    # IPv6 first: one with an IPv4 tail (::ffff:192.0.2.1) is one address, not two.
+    for m in _IPV6.finditer(text):
+        value = m.group()
+        groups = sum(1 for g in value.split(":") if g) + value.count(".")  # an IPv4 tail: 2
+        if groups >= 3 and _public_or_private(value):
+            yield m.span()
+    for m in _IPV4.finditer(text):
+        if _NUMBERED.search(text, max(0, m.start() - 20), m.start()):
+            continue
+        if _public_or_private(m.group()):
+            yield m.span()
+
+
+def _public_or_private(value: str) -> bool:
+    """A valid address that can point at a machine; the unspecified and loopback
+    addresses (0.0.0.0, 127.0.0.1, ::1) identify nobody and stay."""
+    try:
+        address = ipaddress.ip_address(value)
+    except ValueError:
+        return False
+    return not (address.is_unspecified or address.is_loopback)
+
+
+# ---- secrets and API keys
+_KNOWN_SECRETS = re.compile(
+    r"(?<![0-9A-Za-z_])(?:"
+    r"(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}"
+    r"|gh[pousr]_[0-9A-Za-z]{36,251}"
+    r"|github_pat_[0-9A-Za-z_]{50,255}"
+    r"|xox[abposr]-[0-9A-Za-z-]{10,250}"
+    r"|[sr]k_(?:live|test)_[0-9A-Za-z]{16,247}"
+    r"|sk-(?:proj-|svcacct-|admin-)?[0-9A-Za-z_-]{20,200}"
+    r"|AIza[0-9A-Za-z_-]{35}"
+    r"|eyJ[0-9A-Za-z_-]{8,}\.eyJ[0-9A-Za-z_-]{8,}\.[0-9A-Za-z_-]{16,}"
+    r")(?![0-9A-Za-z_-])"
+)
+_PEM = re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|\Z)")
+_ASSIGNED = re.compile(
+    r"(?i)(?<![0-9A-Za-z])[0-9A-Za-z_.-]*?(?:password|passwd|pwd|passphrase|secret|token|api[_-]?key|"
+    r"apikey|access[_-]?key(?:[_-]?id)?|private[_-]?key)[\"']?\s*(?:[:=]|=>|\bis\b)\s*[\"']?"
+    r"([^\s\"'`,;<>{}()$*]{6,})"
+)
+_TOKEN = re.compile(r"(?<![0-9A-Za-z+/_=-])[0-9A-Za-z+/_-]{20,}={0,2}(?![0-9A-Za-z+/_=-])")
+_LOWER_RUNS = re.compile(r"[a-z]+")
+_SEPARATORS = re.compile(r"[-_./+]")
+
+
+def _secrets(text: str) -> Iterator[tuple[int, int]]:
+    for m in _KNOWN_SECRETS.finditer(text):
+        value = m.group()
+        if not value.startswith("sk-") or any(c.isdigit() for c in value):
+            yield m.span()
+    yield from (m.span() for m in _PEM.finditer(text))
+    for m in _ASSIGNED.finditer(text):
+        if character_classes(m.group(1)) >= 2:
+            yield m.span(1)
+    for m in _TOKEN.finditer(text):
+        if text.endswith("base64,", 0, m.start()):
+            continue  # inline data (an image in a data: URI), not a credential
+        if _high_entropy(m.group()):
+            yield m.span()
+
+
+def _high_entropy(token: str) -> bool:
+    """A random-looking token: upper and lower case and digits mixed (hex alone is not
+    enough: hashes, git SHAs and UUIDs are identifiers, not secrets), characters that
+    switch class often, and high entropy for its length."""
+    core = max(_SEPARATORS.split(token.rstrip("=")), key=len)
+    if len(core) < 16:
+        return False
+    # Words: runs of lower case average 1.7 letters in a random mix of 62 characters,
+    # four or more in names like "ThisIsAClassName2".
+    runs = _LOWER_RUNS.findall(core)
+    if runs and sum(map(len, runs)) / len(runs) >= 3:
+        return False
+    if not (any(c.isupper() for c in core) and any(c.islower() for c in core) and any(c.isdigit() for c in core)):
+        return False
+    return class_switches(core) >= 0.3 and shannon_entropy(core) >= 3.5
+
+
+DETECTORS: dict[PiiType, Detector] = {
+    "secret": _secrets,
+    "email": _emails,
+    "iban": _ibans,
+    "national_id": _national_ids,
+    "card": _cards,
+    "ip_address": _ip_addresses,
+    "phone": _phones,
+}
+#: Which type wins where two claim the same characters: earlier in this tuple wins.
+PRIORITY: tuple[PiiType, ...] = tuple(DETECTORS)
+assert set(PRIORITY) == set(PII_TYPES)
+
+
+def find_pii(text: str, types: frozenset[PiiType] | None = None) -> list[Finding]:
+    """Every PII value in ``text`` (of ``types``; default all), non-overlapping, in order."""
+    taken: list[Finding] = []
+    for pii_type in PRIORITY:
+        if types is not None and pii_type not in types:
+            continue
+        for start, end in DETECTORS[pii_type](text):
+            if all(end <= f.start or start >= f.end for f in taken):
+                taken.append(Finding(pii_type, start, end))
+    return sorted(taken, key=lambda f: f.start)
