@@ -215,3 +215,47 @@ def test_overlaps_go_to_the_more_specific_type_and_findings_are_ordered() -> Non
     assert found(text) == [
         ("national_id", "11010519491231002X"), ("email", "ann@example.org"), ("card", "4111111111111111")]
     assert [f.type for f in find_pii(text, frozenset({"card"}))] == ["card"]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("call us on 0044 20 7946 0000", [("phone", "0044 20 7946 0000")]),
+    ("id 00442079460000", []),  # "00" abroad only when grouped like a number
+    ("dial-in code 482 915 330#", []),  # a meeting code after "dial" is no 3-3-4 number
+    ("nameserver 1.1.1.1", [("ip_address", "1.1.1.1")]),  # "ver" inside a word is no version
+    ("my iban is nl44rabo0123456789", [("iban", "nl44rabo0123456789")]),
+    ("gitlab token glpat-nvkaJ3sqtqcExnV7eg9B", [("secret", "glpat-nvkaJ3sqtqcExnV7eg9B")]),
+    ("hash $2b$12$KIXQJ8Yz5vGp1Fh8R6n1AeO", [("secret", "$2b$12$KIXQJ8Yz5vGp1Fh8R6n1AeO")]),
+])
+def test_forms_found_after_the_blind_corpus_part(text: str, expected: list[tuple[str, str]]) -> None:
+    assert found(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("write to ann dot lee at example dot com", [("email", "ann dot lee at example dot com")]),
+    ("ann[at]example[dot]org", [("email", "ann[at]example[dot]org")]),
+    ("visit us at example.com", []),  # no spelled dot nor bracketed at: a site, not an address
+])
+def test_spelled_out_email(text: str, expected: list[tuple[str, str]]) -> None:
+    assert found(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "https://photos.example.com/u/13812345678/album",
+    "www.example.com/products/4111111111111111",
+    "https://cdn.example.com/a/Xk9Qm2Lp7Rt4Vw8Zy3Bn6Hs1.jpg",
+    "https://live.example.net/7284/16241297914_14ea605e4b_b.jpg",
+])
+def test_ids_in_url_paths_are_not_pii(text: str) -> None:
+    assert found(text) == []
+
+
+def test_urls_still_give_up_addresses_hosts_and_keys() -> None:
+    key = "AIzaSyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q"
+    assert found(f"http://203.0.113.5/admin?key={key}&to=ann@example.org") == [
+        ("ip_address", "203.0.113.5"), ("secret", key), ("email", "ann@example.org")]
+
+
+def test_assigned_values_need_mixed_characters() -> None:
+    assert found('admin_token="cluster-admin-token"') == []
+    assert found("token: ADMIN_TOKEN") == []
+    assert found("password=hunter22") == [("secret", "hunter22")]

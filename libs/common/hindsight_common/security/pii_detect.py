@@ -48,14 +48,29 @@ _EMAIL = re.compile(
 _FILE_EXTENSIONS = frozenset({"png", "jpg", "jpeg", "gif", "svg", "webp", "ico", "bmp", "pdf"})
 
 
+# Spelled out to dodge scrapers: "ann dot lee at example dot com", "ann[at]example[dot]org".
+# Only with a spelled "dot" or a bracketed "at": "visit us at example.com" is no address.
+_AT = r"\s*(?:\bat\b|\(at\)|\[at\])\s*"
+_DOT = r"\s*(?:\bdot\b|\(dot\)|\[dot\]|\.)\s*"
+_WORD = r"[0-9A-Za-z_%+-]+"
+_EMAIL_SPELLED = re.compile(
+    rf"(?i)(?<![0-9A-Za-z]){_WORD}(?:{_DOT}{_WORD})*{_AT}{_WORD}(?:{_DOT}{_WORD})*{_DOT}[a-z]{{2,6}}(?![0-9A-Za-z])"
+)
+_SPELLED_HINT = re.compile(r"(?i)\bdot\b|\(at\)|\[at\]")
+
+
 def _emails(text: str) -> Iterator[tuple[int, int]]:
     for m in _EMAIL.finditer(text):
         if m.group(1).lower() not in _FILE_EXTENSIONS:
             yield m.span()
+    if _SPELLED_HINT.search(text):
+        for m in _EMAIL_SPELLED.finditer(text):
+            if _SPELLED_HINT.search(m.group()):
+                yield m.span()
 
 
 # ---- phone numbers
-_PHONE_INTL = re.compile(r"(?<![0-9A-Za-z+])\+[1-9](?:[ ().-]{0,2}\d){6,14}(?![0-9A-Za-z]|[.-]\d)")
+_PHONE_INTL = re.compile(r"(?<![0-9A-Za-z+])(?:\+|00)[1-9](?:[ ().-]{0,2}\d){6,14}(?![0-9A-Za-z]|[.-]\d)")
 _PHONE_NANP = re.compile(
     r"(?<![0-9A-Za-z+.-])(?:\([2-9]\d{2}\) ?|[2-9]\d{2}([.-]))[2-9]\d{2}[.-]\d{4}(?![0-9A-Za-z]|[.-]\d)"
 )
@@ -63,7 +78,8 @@ _PHONE_CN = re.compile(r"(?<![0-9A-Za-z+])1[3-9]\d([ -]?)\d{4}\1\d{4}(?![0-9A-Za
 # Numbers in a national format (a trunk 0, or a space-separated North American number)
 # count only after a word that announces a phone number: alone they look like any figure.
 _PHONE_NATIONAL = re.compile(
-    r"(?<![0-9A-Za-z+.-])(?:0\d{1,4}|\(0?\d{2,4}\)|[2-9]\d{2})(?:[ -]\d{2,6}){1,3}(?![0-9A-Za-z]|[.-]\d)"
+    r"(?<![0-9A-Za-z+.-])(?:(?:0\d{1,4}|\(0\d{1,4}\))(?:[ -]\d{2,6}){1,3}|\(?[2-9]\d{2}\)? [2-9]\d{2} \d{4})"
+    r"(?![0-9A-Za-z]|[.-]\d)"
 )
 _PHONE_WORDS = re.compile(
     r"(?i)(?:phone|tel\b|tel\.|telephone|mobile|cell|call|ring|text me|whatsapp|fax|number|"
@@ -77,7 +93,13 @@ def _digits(s: str) -> int:
 
 def _phones(text: str) -> Iterator[tuple[int, int]]:
     for m in _PHONE_INTL.finditer(text):
-        if 8 <= _digits(m.group()) <= 15:
+        value = m.group()
+        digits = _digits(value) - (2 if value.startswith("00") else 0)
+        # "00" dials abroad like "+", but only a grouped number is read that way (a bare
+        # 0044... run of digits is as likely an id), and not the tail of a grouped code.
+        if value[0] == "0" and (value.isdigit() or _GROUP_BEFORE.search(text, max(0, m.start() - 5), m.start())):
+            continue
+        if 8 <= digits <= 15:
             yield m.span()
     yield from (m.span() for m in _PHONE_NANP.finditer(text))
     yield from (m.span() for m in _PHONE_CN.finditer(text))
@@ -129,15 +151,15 @@ def _cards(text: str) -> Iterator[tuple[int, int]]:
 
 
 # ---- IBAN
-_IBAN = re.compile(r"(?<![0-9A-Za-z])[A-Z]{2}\d{2}(?: ?[0-9A-Z]{4}){2,7}(?: ?[0-9A-Z]{1,3})?(?![0-9A-Za-z])")
+_IBAN = re.compile(r"(?<![0-9A-Za-z])[A-Za-z]{2}\d{2}(?: ?[0-9A-Za-z]{4}){2,7}(?: ?[0-9A-Za-z]{1,3})?(?![0-9A-Za-z])")
 
 
 def _ibans(text: str) -> Iterator[tuple[int, int]]:
     for m in _IBAN.finditer(text):
         raw = m.group()
-        # A trailing upper-case word may have joined the match: try without it.
+        # A short word after it may have joined the match: try without it.
         for candidate in (raw, raw.rsplit(" ", 1)[0]):
-            if iban_valid(candidate.replace(" ", "")):
+            if iban_valid(candidate.replace(" ", "").upper()):
                 yield m.start(), m.start() + len(candidate)
                 break
 
@@ -168,7 +190,7 @@ _IPV6 = re.compile(
 )
 # "version 10.2.3.4", "section 1.2.3.4": numbered things, not addresses.
 _NUMBERED = re.compile(
-    r"(?i)(?:version|ver\.?|v|release|build|firmware|chapter|section|sec\.?|§|clause|step|"
+    r"(?i)\b(?:version|ver\.?|v|release|build|firmware|chapter|section|sec\.?|§|clause|step|"
     r"figure|fig\.?|table|rule|article|art\.?|paragraph|item|"
     r"(?:upgrade|update|downgrade|install|bump)(?:s|d|ed)?(?: to)?)\s*$"
 )
@@ -208,9 +230,16 @@ _KNOWN_SECRETS = re.compile(
     r"|[sr]k_(?:live|test)_[0-9A-Za-z]{16,247}"
     r"|sk-(?:proj-|svcacct-|admin-)?[0-9A-Za-z_-]{20,200}"
     r"|AIza[0-9A-Za-z_-]{35}"
+    r"|glpat-[0-9A-Za-z_-]{20,}"
+    r"|hf_[0-9A-Za-z]{30,}"
+    r"|npm_[0-9A-Za-z]{36}"
+    r"|shp(?:at|ss|ca|pa)_[0-9a-fA-F]{32}"
+    r"|SG\.[0-9A-Za-z_-]{16,}\.[0-9A-Za-z_-]{16,}"
     r"|eyJ[0-9A-Za-z_-]{8,}\.eyJ[0-9A-Za-z_-]{8,}\.[0-9A-Za-z_-]{16,}"
     r")(?![0-9A-Za-z_-])"
 )
+# A bcrypt password hash: credential material even though it is not the password.
+_BCRYPT = re.compile(r"\$2[aby]?\$\d{2}\$[./0-9A-Za-z]{22,53}")
 _PEM = re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|\Z)")
 _ASSIGNED = re.compile(
     r"(?i)(?<![0-9A-Za-z])[0-9A-Za-z_.-]*?(?:password|passwd|pwd|passphrase|secret|token|api[_-]?key|"
@@ -228,12 +257,16 @@ def _secrets(text: str) -> Iterator[tuple[int, int]]:
         if not value.startswith("sk-") or any(c.isdigit() for c in value):
             yield m.span()
     yield from (m.span() for m in _PEM.finditer(text))
+    yield from (m.span() for m in _BCRYPT.finditer(text))
     for m in _ASSIGNED.finditer(text):
-        if character_classes(m.group(1)) >= 2:
+        value = m.group(1)
+        # Two of lower case, upper case and digits: "hunter2", not "required" or "ADMIN_TOKEN".
+        if character_classes(value) - any(not c.isalnum() for c in value) >= 2:
             yield m.span(1)
+    urls = _url_spans(text)
     for m in _TOKEN.finditer(text):
-        if text.endswith("base64,", 0, m.start()):
-            continue  # inline data (an image in a data: URI), not a credential
+        if text.endswith("base64,", 0, m.start()) or _inside(m.start(), urls):
+            continue  # inline data (a data: URI) or a URL's path: ids, not credentials
         if _high_entropy(m.group()):
             yield m.span()
 
@@ -255,6 +288,23 @@ def _high_entropy(token: str) -> bool:
     return class_switches(core) >= 0.3 and shannon_entropy(core) >= 3.5
 
 
+_URL = re.compile(
+    r"\b(?:[a-z][a-z0-9+.-]*://|www\.|[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}/)[^\s<>\"'`]*", re.IGNORECASE
+)
+#: Types not looked for inside a URL: its paths are full of numeric and random ids
+#: (photo 19379909243, upload 2019/03/Mr6bqa...). E-mail addresses, IP hosts, known key
+#: prefixes and ``token=``-style parameters are still found there.
+URL_BLIND: frozenset[PiiType] = frozenset({"phone", "card", "national_id"})
+
+
+def _url_spans(text: str) -> list[tuple[int, int]]:
+    return [m.span() for m in _URL.finditer(text)] if "/" in text else []
+
+
+def _inside(position: int, spans: list[tuple[int, int]]) -> bool:
+    return any(start <= position < end for start, end in spans)
+
+
 DETECTORS: dict[PiiType, Detector] = {
     "secret": _secrets,
     "email": _emails,
@@ -272,10 +322,13 @@ assert set(PRIORITY) == set(PII_TYPES)
 def find_pii(text: str, types: frozenset[PiiType] | None = None) -> list[Finding]:
     """Every PII value in ``text`` (of ``types``; default all), non-overlapping, in order."""
     taken: list[Finding] = []
+    urls = _url_spans(text)
     for pii_type in PRIORITY:
         if types is not None and pii_type not in types:
             continue
         for start, end in DETECTORS[pii_type](text):
+            if pii_type in URL_BLIND and _inside(start, urls):
+                continue
             if all(end <= f.start or start >= f.end for f in taken):
                 taken.append(Finding(pii_type, start, end))
     return sorted(taken, key=lambda f: f.start)
