@@ -259,3 +259,14 @@ def test_assigned_values_need_mixed_characters() -> None:
     assert found('admin_token="cluster-admin-token"') == []
     assert found("token: ADMIN_TOKEN") == []
     assert found("password=hunter22") == [("secret", "hunter22")]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Requires glibc 2.35 and kernel 5.15.0.91", []),
+    ("version=2.4.1.7", []),
+    ("Release notes for 3.12.0.1 are below", []),
+    ("Set netmask 255.255.255.0", []),
+    ("the release server is at 10.0.0.5", [("ip_address", "10.0.0.5")]),  # an address word wins
+])
+def test_versions_and_netmasks_are_not_addresses(text: str, expected: list[tuple[str, str]]) -> None:
+    assert found(text) == expected

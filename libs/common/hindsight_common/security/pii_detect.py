@@ -188,12 +188,29 @@ _IPV6 = re.compile(
     r"(?<![0-9A-Za-z:.])(?:[0-9A-Fa-f]{0,4}:){2,7}(?:(?:\d{1,3}\.){3}\d{1,3}|[0-9A-Fa-f]{1,4})?"
     r"(?![0-9A-Za-z:]|\.\d)"
 )
-# "version 10.2.3.4", "section 1.2.3.4": numbered things, not addresses.
+# "version 10.2.3.4", "section 1.2.3.4", "kernel 5.15.0.91": numbered things, not addresses.
+# Right before the number: a word that numbers things or a product that has versions.
 _NUMBERED = re.compile(
     r"(?i)\b(?:version|ver\.?|v|release|build|firmware|chapter|section|sec\.?|§|clause|step|"
-    r"figure|fig\.?|table|rule|article|art\.?|paragraph|item|"
-    r"(?:upgrade|update|downgrade|install|bump)(?:s|d|ed)?(?: to)?)\s*$"
+    r"figure|fig\.?|table|rule|article|art\.?|paragraph|item|patch|rev|revision|tag|"
+    r"kernel|linux|glibc|python|node|java|chrome|chromium|firefox|safari|android|ios|macos|"
+    r"windows|ubuntu|debian|sdk|driver|bios|package|plugin|"
+    r"(?:upgrade|update|downgrade|install|bump)(?:s|d|ed)?(?: to)?)[\s:=]*$"
 )
+# A little further back, a word about releases makes a dotted number a version, unless
+# the words right before it say it is an address.
+_RELEASE_NEARBY = re.compile(r"(?i)\b(?:version|release|patch|build|firmware|changelog)")
+_ADDRESS_WORDS = re.compile(
+    r"(?i)\b(?:ip|ipv4|address|addr|host|server|gateway|dns|nameserver|from|via|to|at|peer)[\s:=]*$"
+)
+
+
+def _is_version(text: str, start: int) -> bool:
+    if _NUMBERED.search(text, max(0, start - 20), start):
+        return True
+    return bool(_RELEASE_NEARBY.search(text, max(0, start - 30), start)) and not _ADDRESS_WORDS.search(
+        text, max(0, start - 12), start
+    )
 
 
 def _ip_addresses(text: str) -> Iterator[tuple[int, int]]:
@@ -204,8 +221,8 @@ def _ip_addresses(text: str) -> Iterator[tuple[int, int]]:
         if groups >= 3 and _public_or_private(value):
             yield m.span()
     for m in _IPV4.finditer(text):
-        if _NUMBERED.search(text, max(0, m.start() - 20), m.start()):
-            continue
+        if _is_version(text, m.start()) or m.group().startswith("255."):
+            continue  # a version, or a netmask (255.255.255.0), which points at nobody
         if _public_or_private(m.group()):
             yield m.span()
 
