@@ -6,13 +6,15 @@ run, so a layer adds its section without touching the others.
 
 - ``redaction``: the PII detectors (hindsight_common/security/pii_detect.py) over
   ``security/corpus/pii.jsonl`` or another file of the same format: precision and recall
-  per type and overall, the share of harmless samples touched, and throughput.
+  per type and overall, the share of harmless samples touched, throughput, and the slowest
+  of a few contents crafted to make the patterns backtrack.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +22,7 @@ from pathlib import Path
 from pydantic import JsonValue
 
 from hindsight_common.security.pii_corpus import load_corpus, score
+from hindsight_common.security.pii_detect import find_pii
 
 # The targets of issue 10: what the redaction section reports as met or not.
 REDACTION_RECALL_TARGET = 0.99
@@ -31,6 +34,30 @@ class Section:
     name: str
     lines: list[str]
     figures: dict[str, JsonValue] = field(default_factory=dict)
+
+
+def crafted_inputs(size: int = 32_000) -> dict[str, str]:
+    """Contents of ``size`` characters built to make regular expressions backtrack (long
+    runs of what a pattern almost matches): the redaction's worst cases."""
+    units = {
+        "dotted digits": "1.", "dashed digits": "12-", "dots then a slash": "a.",
+        "an address's domain": "a.", "spelled-out dots": "a dot ", "digits and spaces": "1 ",
+        "colons": "a:", "underscores": "a_", "BEGIN lines": "-----BEGIN PRIVATE KEY-----",
+    }
+    out = {name: unit * (size // len(unit)) for name, unit in units.items()}
+    out["dots then a slash"] += "/"
+    out["an address's domain"] = "x@" + out["an address's domain"] + "1"
+    return out
+
+
+def _slowest_crafted() -> tuple[str, float]:
+    timings = {}
+    for name, text in crafted_inputs().items():
+        started = time.perf_counter()
+        find_pii(text)
+        timings[name] = time.perf_counter() - started
+    name = max(timings, key=lambda n: timings[n])
+    return name, timings[name]
 
 
 def redaction_section(args: argparse.Namespace) -> Section:
@@ -47,6 +74,7 @@ def redaction_section(args: argparse.Namespace) -> Section:
         seconds += again.seconds
     chars_per_s = chars / seconds if seconds else 0.0
     samples_per_s = len(samples) * repeat / seconds if seconds else 0.0
+    slowest, slowest_s = _slowest_crafted()
     met = result.recall >= REDACTION_RECALL_TARGET and result.negatives_touched_share <= NEGATIVES_TOUCHED_TARGET
     lines = [
         f"corpus: {args.pii_corpus or 'security/corpus/pii.jsonl (shipped)'}: {result.positives} positive "
@@ -63,6 +91,7 @@ def redaction_section(args: argparse.Namespace) -> Section:
         "   (recall: values fully redacted, whatever type)",
         f"negatives touched: {result.negatives_touched}/{result.negatives} = {result.negatives_touched_share:.3f}",
         f"throughput: {chars_per_s:,.0f} chars/s, {samples_per_s:,.0f} samples/s ({repeat} passes)",
+        f"slowest crafted 32,000-character content: {slowest_s * 1000:,.0f} ms ({slowest})",
         f"targets (recall >= {REDACTION_RECALL_TARGET}, negatives touched <= {NEGATIVES_TOUCHED_TARGET}): "
         + ("met" if met else "NOT met"),
     ]
@@ -80,6 +109,7 @@ def redaction_section(args: argparse.Namespace) -> Section:
         "negatives_touched_share": round(result.negatives_touched_share, 4),
         "chars_per_s": round(chars_per_s),
         "samples_per_s": round(samples_per_s),
+        "slowest_crafted_ms": round(slowest_s * 1000, 1),
         "per_type": per_type,
         "missed": list(sorted(set(result.misses))),
         "touched": list(result.touched),

@@ -8,6 +8,7 @@ and encryption hook in here too (security issue) before the append.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 from dataclasses import replace
@@ -127,7 +128,8 @@ class Ingest:
         Raises InvalidInput (nothing appended), IdempotencyConflict, PersistenceError.
         """
         check_limits(request, self._settings)
-        events = to_events(request, self._settings.default_tenant, self._pii)
+        # Off the event loop: the detectors take ~0.1 s over a 32,000-character content.
+        events = await asyncio.to_thread(to_events, request, self._settings.default_tenant, self._pii)
         tenants = {e.tenant for e in events}
         idempotency = None
         if idempotency_key:

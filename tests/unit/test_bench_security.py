@@ -10,8 +10,13 @@ from pathlib import Path
 import pytest
 
 from hindsight_common.security.pii_corpus import load_corpus, score
+from hindsight_common.security.pii_detect import find_pii
 from hindsight_common.security.pii_types import PII_TYPES
-from hindsight_services.bench_security import NEGATIVES_TOUCHED_TARGET, REDACTION_RECALL_TARGET
+from hindsight_services.bench_security import (
+    NEGATIVES_TOUCHED_TARGET,
+    REDACTION_RECALL_TARGET,
+    crafted_inputs,
+)
 from hindsight_services.cli import main
 
 
@@ -66,3 +71,14 @@ def test_bench_command_prints_sections_and_json(capsys: pytest.CaptureFixture[st
 def test_bench_command_with_a_missing_corpus_file_says_so(tmp_path: Path) -> None:
     with pytest.raises(SystemExit, match="no corpus file"):
         main(["bench", "security", "--pii-corpus", str(tmp_path / "nope.jsonl")])
+
+
+def test_crafted_backtracking_inputs_finish_and_find_nothing() -> None:
+    # Before every repetition was bounded, "1." * 16,000 took minutes in the secret
+    # detector's pattern; this would hang, not just run slow, if one came back.
+    for name, text in crafted_inputs().items():
+        found = find_pii(text)
+        if name == "BEGIN lines":
+            assert [f.type for f in found] == ["secret"]  # an unterminated key block
+        else:
+            assert found == [], name

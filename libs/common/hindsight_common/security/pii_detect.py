@@ -42,7 +42,7 @@ Detector = Callable[[str], Iterator[tuple[int, int]]]
 # ---- e-mail
 _EMAIL = re.compile(
     r"(?<![0-9A-Za-z._%+-])[0-9A-Za-z_][0-9A-Za-z._%+'-]{0,63}@"
-    r"(?:[0-9A-Za-z](?:[0-9A-Za-z-]{0,61}[0-9A-Za-z])?\.)+([A-Za-z]{2,24})(?![0-9A-Za-z_-])"
+    r"(?:[0-9A-Za-z](?:[0-9A-Za-z-]{0,61}[0-9A-Za-z])?\.){1,8}([A-Za-z]{2,24})(?![0-9A-Za-z_-])"
 )
 # "icon@2x.png" has an e-mail's shape; a file extension is no top-level domain.
 _FILE_EXTENSIONS = frozenset({"png", "jpg", "jpeg", "gif", "svg", "webp", "ico", "bmp", "pdf"})
@@ -50,11 +50,14 @@ _FILE_EXTENSIONS = frozenset({"png", "jpg", "jpeg", "gif", "svg", "webp", "ico",
 
 # Spelled out to dodge scrapers: "ann dot lee at example dot com", "ann[at]example[dot]org".
 # Only with a spelled "dot" or a bracketed "at": "visit us at example.com" is no address.
-_AT = r"\s*(?:\bat\b|\(at\)|\[at\])\s*"
-_DOT = r"\s*(?:\bdot\b|\(dot\)|\[dot\]|\.)\s*"
-_WORD = r"[0-9A-Za-z_%+-]+"
+# Every repetition is bounded: unbounded ones backtrack for minutes over a crafted
+# 32,000-character content ("1." or "a dot " thousands of times).
+_AT = r"\s{0,3}(?:\bat\b|\(at\)|\[at\])\s{0,3}"
+_DOT = r"\s{0,3}(?:\bdot\b|\(dot\)|\[dot\]|\.)\s{0,3}"
+_WORD = r"[0-9A-Za-z_%+-]{1,64}"
 _EMAIL_SPELLED = re.compile(
-    rf"(?i)(?<![0-9A-Za-z]){_WORD}(?:{_DOT}{_WORD})*{_AT}{_WORD}(?:{_DOT}{_WORD})*{_DOT}[a-z]{{2,6}}(?![0-9A-Za-z])"
+    rf"(?i)(?<![0-9A-Za-z]){_WORD}(?:{_DOT}{_WORD}){{0,4}}{_AT}{_WORD}(?:{_DOT}{_WORD}){{0,4}}{_DOT}[a-z]{{2,6}}"
+    r"(?![0-9A-Za-z])"
 )
 _SPELLED_HINT = re.compile(r"(?i)\bdot\b|\(at\)|\[at\]")
 
@@ -257,9 +260,9 @@ _KNOWN_SECRETS = re.compile(
 )
 # A bcrypt password hash: credential material even though it is not the password.
 _BCRYPT = re.compile(r"\$2[aby]?\$\d{2}\$[./0-9A-Za-z]{22,53}")
-_PEM = re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|\Z)")
+_PEM = re.compile(r"-----BEGIN [A-Z ]{0,20}PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]{0,20}PRIVATE KEY-----|\Z)")
 _ASSIGNED = re.compile(
-    r"(?i)(?<![0-9A-Za-z])[0-9A-Za-z_.-]*?(?:password|passwd|pwd|passphrase|secret|token|api[_-]?key|"
+    r"(?i)(?<![0-9A-Za-z])[0-9A-Za-z_.-]{0,30}?(?:password|passwd|pwd|passphrase|secret|token|api[_-]?key|"
     r"apikey|access[_-]?key(?:[_-]?id)?|private[_-]?key)[\"']?\s*(?:[:=]|=>|\bis\b)\s*[\"']?"
     r"([^\s\"'`,;<>{}()$*]{6,})"
 )
@@ -306,7 +309,8 @@ def _high_entropy(token: str) -> bool:
 
 
 _URL = re.compile(
-    r"\b(?:[a-z][a-z0-9+.-]*://|www\.|[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}/)[^\s<>\"'`]*", re.IGNORECASE
+    r"\b(?:[a-z][a-z0-9+.-]{0,20}://|www\.|[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){0,8}\.[a-z]{2,24}/)[^\s<>\"'`]*",
+    re.IGNORECASE,
 )
 #: Types not looked for inside a URL: its paths are full of numeric and random ids
 #: (photo 19379909243, upload 2019/03/Mr6bqa...). E-mail addresses, IP hosts, known key
