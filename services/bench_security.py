@@ -47,6 +47,7 @@ def crafted_inputs(size: int = 32_000) -> dict[str, str]:
     out = {name: unit * (size // len(unit)) for name, unit in units.items()}
     out["dots then a slash"] += "/"
     out["an address's domain"] = "x@" + out["an address's domain"] + "1"
+    out["many e-mail addresses"] = "a@b.co " * (size // 7)  # thousands of findings to place
     return out
 
 

@@ -80,5 +80,7 @@ def test_crafted_backtracking_inputs_finish_and_find_nothing() -> None:
         found = find_pii(text)
         if name == "BEGIN lines":
             assert [f.type for f in found] == ["secret"]  # an unterminated key block
+        elif name == "many e-mail addresses":
+            assert len(found) == text.count("@") and {f.type for f in found} == {"email"}
         else:
             assert found == [], name

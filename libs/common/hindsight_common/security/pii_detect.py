@@ -11,7 +11,9 @@ would count the characters around a number as part of a word.
 
 from __future__ import annotations
 
+import bisect
 import ipaddress
+import math
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -323,7 +325,9 @@ def _url_spans(text: str) -> list[tuple[int, int]]:
 
 
 def _inside(position: int, spans: list[tuple[int, int]]) -> bool:
-    return any(start <= position < end for start, end in spans)
+    """Whether ``position`` lies in one of ``spans`` (sorted, not overlapping)."""
+    i = bisect.bisect_right(spans, (position, math.inf))  # spans[:i] start at or before it
+    return bool(i) and spans[i - 1][0] <= position < spans[i - 1][1]
 
 
 DETECTORS: dict[PiiType, Detector] = {
@@ -342,6 +346,7 @@ assert set(PRIORITY) == set(PII_TYPES)
 
 def find_pii(text: str, types: frozenset[PiiType] | None = None) -> list[Finding]:
     """Every PII value in ``text`` (of ``types``; default all), non-overlapping, in order."""
+    starts: list[int] = []  # of the findings taken, sorted; they never overlap
     taken: list[Finding] = []
     urls = _url_spans(text)
     for pii_type in PRIORITY:
@@ -350,6 +355,9 @@ def find_pii(text: str, types: frozenset[PiiType] | None = None) -> list[Finding
         for start, end in DETECTORS[pii_type](text):
             if pii_type in URL_BLIND and _inside(start, urls):
                 continue
-            if all(end <= f.start or start >= f.end for f in taken):
-                taken.append(Finding(pii_type, start, end))
-    return sorted(taken, key=lambda f: f.start)
+            i = bisect.bisect_left(starts, end)  # taken[i:] start at or after this end
+            if i and taken[i - 1].end > start:
+                continue  # overlaps the one before: an earlier type already has it
+            starts.insert(i, start)
+            taken.insert(i, Finding(pii_type, start, end))
+    return taken
