@@ -270,3 +270,14 @@ def test_assigned_values_need_mixed_characters() -> None:
 ])
 def test_versions_and_netmasks_are_not_addresses(text: str, expected: list[tuple[str, str]]) -> None:
     assert found(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("call me at 555-0132 tonight", [("phone", "555-0132")]),  # seven digits after a phone word
+    ("room 555-0132 is on the fifth floor", []),
+    ("toll free 1-800-555-0199", [("phone", "1-800-555-0199")]),
+    ("电话 010-12345678", [("phone", "010-12345678")]),
+    ("API key: 5f4dcc3b5aa765d61d8327deb882cf99", [("secret", "5f4dcc3b5aa765d61d8327deb882cf99")]),
+])
+def test_local_numbers_and_spaced_key_words(text: str, expected: list[tuple[str, str]]) -> None:
+    assert found(text) == expected

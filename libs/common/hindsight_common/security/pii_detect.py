@@ -77,18 +77,19 @@ def _emails(text: str) -> Iterator[tuple[int, int]]:
 # ---- phone numbers
 _PHONE_INTL = re.compile(r"(?<![0-9A-Za-z+])(?:\+|00)[1-9](?:[ ().-]{0,2}\d){6,14}(?![0-9A-Za-z]|[.-]\d)")
 _PHONE_NANP = re.compile(
-    r"(?<![0-9A-Za-z+.-])(?:\([2-9]\d{2}\) ?|[2-9]\d{2}([.-]))[2-9]\d{2}[.-]\d{4}(?![0-9A-Za-z]|[.-]\d)"
+    r"(?<![0-9A-Za-z+.-])(?:1[ .-]?)?(?:\([2-9]\d{2}\) ?|[2-9]\d{2}[.-])[2-9]\d{2}[.-]\d{4}(?![0-9A-Za-z]|[.-]\d)"
 )
 _PHONE_CN = re.compile(r"(?<![0-9A-Za-z+])1[3-9]\d([ -]?)\d{4}\1\d{4}(?![0-9A-Za-z]|[.-]\d)")
-# Numbers in a national format (a trunk 0, or a space-separated North American number)
-# count only after a word that announces a phone number: alone they look like any figure.
+# Numbers in a national format (a trunk 0 as in 020 7946 0958 or 010-12345678, a
+# space-separated North American number, a seven-digit local 555-0132) count only after a
+# word that announces a phone number: alone they look like any figure.
 _PHONE_NATIONAL = re.compile(
-    r"(?<![0-9A-Za-z+.-])(?:(?:0\d{1,4}|\(0\d{1,4}\))(?:[ -]\d{2,6}){1,3}|\(?[2-9]\d{2}\)? [2-9]\d{2} \d{4})"
-    r"(?![0-9A-Za-z]|[.-]\d)"
+    r"(?<![0-9A-Za-z+.-])(?:(?:0\d{1,4}|\(0\d{1,4}\))(?:[ -]\d{2,8}){1,3}|\(?[2-9]\d{2}\)? [2-9]\d{2} \d{4}"
+    r"|[2-9]\d{2}-\d{4})(?![0-9A-Za-z]|[.-]\d)"
 )
 _PHONE_WORDS = re.compile(
-    r"(?i)(?:phone|tel\b|tel\.|telephone|mobile|cell|call|ring|text me|whatsapp|fax|number|"
-    r"contact|reach|dial|电话|手机|号码)[^.!?\n]{0,25}$"
+    r"(?i)(?:phone|tel\b|tel\.|telephone|mobile|cell|call|ring|text me|whatsapp|fax|number|hotline|"
+    r"landline|contact|reach|dial|电话|手机|号码)[^.!?\n]{0,25}$"
 )
 
 
@@ -109,7 +110,8 @@ def _phones(text: str) -> Iterator[tuple[int, int]]:
     yield from (m.span() for m in _PHONE_NANP.finditer(text))
     yield from (m.span() for m in _PHONE_CN.finditer(text))
     for m in _PHONE_NATIONAL.finditer(text):
-        if 9 <= _digits(m.group()) <= 12 and _PHONE_WORDS.search(text, max(0, m.start() - 40), m.start()):
+        digits = _digits(m.group())
+        if (digits == 7 or 9 <= digits <= 12) and _PHONE_WORDS.search(text, max(0, m.start() - 40), m.start()):
             yield m.span()
 
 
@@ -264,7 +266,7 @@ _KNOWN_SECRETS = re.compile(
 _BCRYPT = re.compile(r"\$2[aby]?\$\d{2}\$[./0-9A-Za-z]{22,53}")
 _PEM = re.compile(r"-----BEGIN [A-Z ]{0,20}PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]{0,20}PRIVATE KEY-----|\Z)")
 _ASSIGNED = re.compile(
-    r"(?i)(?<![0-9A-Za-z])[0-9A-Za-z_.-]{0,30}?(?:password|passwd|pwd|passphrase|secret|token|api[_-]?key|"
+    r"(?i)(?<![0-9A-Za-z])[0-9A-Za-z_.-]{0,30}?(?:password|passwd|pwd|passphrase|secret|token|api[ _-]?key|"
     r"apikey|access[_-]?key(?:[_-]?id)?|private[_-]?key)[\"']?\s*(?:[:=]|=>|\bis\b)\s*[\"']?"
     r"([^\s\"'`,;<>{}()$*]{6,})"
 )
