@@ -281,3 +281,18 @@ def test_versions_and_netmasks_are_not_addresses(text: str, expected: list[tuple
 ])
 def test_local_numbers_and_spaced_key_words(text: str, expected: list[tuple[str, str]]) -> None:
     assert found(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Llámame al 612 345 678, es mi móvil", [("phone", "612 345 678")]),
+    ("Texted him on 07911 123456", [("phone", "07911 123456")]),
+    ("Her number: (0)20 7946 0999", [("phone", "(0)20 7946 0999")]),
+    ("number 1 500 000 units", []),  # seven digits only in the 555-0132 form
+    ("dial-in code 482 915 330#", []),  # a code, even after a phone word
+    ("the wifi pass is 'Kettle-Lamp-93'", [("secret", "Kettle-Lamp-93")]),
+    ("The CIDR 10.0.0.0/8 is private space", []),  # a block of addresses, no one machine
+    ("allow 10.20.30.40/32 and 192.168.1.15/24", [("ip_address", "10.20.30.40"), ("ip_address", "192.168.1.15")]),
+    ("route 2001:db8:4::/48 via 2001:db8:5::1", [("ip_address", "2001:db8:5::1")]),
+])
+def test_forms_found_after_the_sixth_corpus_part(text: str, expected: list[tuple[str, str]]) -> None:
+    assert found(text) == expected

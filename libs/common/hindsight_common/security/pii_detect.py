@@ -84,12 +84,22 @@ _PHONE_CN = re.compile(r"(?<![0-9A-Za-z+])1[3-9]\d([ -]?)\d{4}\1\d{4}(?![0-9A-Za
 # space-separated North American number, a seven-digit local 555-0132) count only after a
 # word that announces a phone number: alone they look like any figure.
 _PHONE_NATIONAL = re.compile(
-    r"(?<![0-9A-Za-z+.-])(?:(?:0\d{1,4}|\(0\d{1,4}\))(?:[ -]\d{2,8}){1,3}|\(?[2-9]\d{2}\)? [2-9]\d{2} \d{4}"
-    r"|[2-9]\d{2}-\d{4})(?![0-9A-Za-z]|[.-]\d)"
+    r"(?<![0-9A-Za-z+.-])(?:(?:0\d{1,4}|\(0\d{1,4}\)|\(0\) ?\d{1,4})(?:[ -]\d{2,8}){1,3}"
+    r"|\(?[2-9]\d{2}\)? [2-9]\d{2} \d{4}|[2-9]\d{2}-\d{4}|[1-9]\d{1,3}(?:[ -]\d{2,4}){2,3})"
+    r"(?![0-9A-Za-z]|[.-]\d)"
 )
+# The words, in the languages of our users, that announce a phone number.
 _PHONE_WORDS = re.compile(
-    r"(?i)(?:phone|tel\b|tel\.|telephone|mobile|cell|call|ring|text me|whatsapp|fax|number|hotline|"
-    r"landline|contact|reach|dial|电话|手机|号码)[^.!?\n]{0,25}$"
+    r"(?i)(?:phone|tel\b|tel\.|telephone|mobile|cell|call|ring|\btext(?:ed|ing)?\b|sms|whatsapp|fax|"
+    r"number|hotline|landline|contact|reach|dial|"
+    r"ll[aá]m|tel[eé]fono|m[oó]vil|celular|\bappel|t[eé]l[eé]phone|\bportable|anruf|\bruf|telefon|\bhandy|"
+    r"chiam|cellulare|telefone|电话|电話|電話|手机|手機|号码|號碼)[^.!?\n]{0,25}$"
+)
+_LOCAL = re.compile(r"[2-9]\d{2}-\d{4}")  # seven digits: a North American local number
+# ... unless what stands right before the number says it is a code or an id.
+_NOT_A_PHONE = re.compile(
+    r"(?i)\b(?:code|pin|id|passcode|meeting|conference|order|ref|reference|invoice|ext|extension|"
+    r"account|room|ticket)\b[^0-9\n]{0,12}$"
 )
 
 
@@ -111,7 +121,10 @@ def _phones(text: str) -> Iterator[tuple[int, int]]:
     yield from (m.span() for m in _PHONE_CN.finditer(text))
     for m in _PHONE_NATIONAL.finditer(text):
         digits = _digits(m.group())
-        if (digits == 7 or 9 <= digits <= 12) and _PHONE_WORDS.search(text, max(0, m.start() - 40), m.start()):
+        if not (9 <= digits <= 12 or _LOCAL.fullmatch(m.group())):
+            continue
+        before = max(0, m.start() - 40)
+        if _PHONE_WORDS.search(text, before, m.start()) and not _NOT_A_PHONE.search(text, before, m.start()):
             yield m.span()
 
 
@@ -225,13 +238,29 @@ def _ip_addresses(text: str) -> Iterator[tuple[int, int]]:
     for m in _IPV6.finditer(text):
         value = m.group()
         groups = sum(1 for g in value.split(":") if g) + value.count(".")  # an IPv4 tail: 2
-        if groups >= 3 and _public_or_private(value):
+        if groups >= 3 and _public_or_private(value) and not _network(text, value, m.end()):
             yield m.span()
     for m in _IPV4.finditer(text):
         if _is_version(text, m.start()) or m.group().startswith("255."):
             continue  # a version, or a netmask (255.255.255.0), which points at nobody
-        if _public_or_private(m.group()):
+        if _public_or_private(m.group()) and not _network(text, m.group(), m.end()):
             yield m.span()
+
+
+_PREFIX = re.compile(r"/(\d{1,3})(?!\d)")
+
+
+def _network(text: str, value: str, end: int) -> bool:
+    """Whether ``value`` is the start of a range written ``10.0.0.0/8`` (a block of
+    addresses, an organisation's, not one machine); ``10.20.30.40/32`` is one address."""
+    m = _PREFIX.match(text, end)
+    if not m:
+        return False
+    try:
+        network = ipaddress.ip_network(f"{value}/{m.group(1)}", strict=True)
+    except ValueError:
+        return False  # host bits set: an address with its subnet, like 192.168.1.15/24
+    return network.num_addresses > 1
 
 
 def _public_or_private(value: str) -> bool:
@@ -266,7 +295,7 @@ _KNOWN_SECRETS = re.compile(
 _BCRYPT = re.compile(r"\$2[aby]?\$\d{2}\$[./0-9A-Za-z]{22,53}")
 _PEM = re.compile(r"-----BEGIN [A-Z ]{0,20}PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]{0,20}PRIVATE KEY-----|\Z)")
 _ASSIGNED = re.compile(
-    r"(?i)(?<![0-9A-Za-z])[0-9A-Za-z_.-]{0,30}?(?:password|passwd|pwd|passphrase|secret|token|api[ _-]?key|"
+    r"(?i)(?<![0-9A-Za-z])[0-9A-Za-z_.-]{0,30}?(?:password|passwd|pwd|passphrase|pass|secret|token|api[ _-]?key|"
     r"apikey|access[_-]?key(?:[_-]?id)?|private[_-]?key)[\"']?\s*(?:[:=]|=>|\bis\b)\s*[\"']?"
     r"([^\s\"'`,;<>{}()$*]{6,})"
 )
