@@ -304,18 +304,32 @@ _LOWER_RUNS = re.compile(r"[a-z]+")
 _SEPARATORS = re.compile(r"[-_./+]")
 
 
+# Cheap tests first (substring searches in C), since most turns hold no secret: every
+# known key and random token is a run of 16 or more such characters.
+_LONG_RUN = re.compile(r"[0-9A-Za-z_+/-]{16}")
+_KEY_WORDS = ("pass", "pwd", "secret", "token", "key")
+
+
 def _secrets(text: str) -> Iterator[tuple[int, int]]:
-    for m in _KNOWN_SECRETS.finditer(text):
-        value = m.group()
-        if not value.startswith("sk-") or any(c.isdigit() for c in value):
-            yield m.span()
-    yield from (m.span() for m in _PEM.finditer(text))
-    yield from (m.span() for m in _BCRYPT.finditer(text))
-    for m in _ASSIGNED.finditer(text):
-        value = m.group(1)
-        # Two of lower case, upper case and digits: "hunter2", not "required" or "ADMIN_TOKEN".
-        if character_classes(value) - any(not c.isalnum() for c in value) >= 2:
-            yield m.span(1)
+    long_run = _LONG_RUN.search(text) is not None
+    if long_run:
+        for m in _KNOWN_SECRETS.finditer(text):
+            value = m.group()
+            if not value.startswith("sk-") or any(c.isdigit() for c in value):
+                yield m.span()
+    if "-----BEGIN " in text:
+        yield from (m.span() for m in _PEM.finditer(text))
+    if "$2" in text:
+        yield from (m.span() for m in _BCRYPT.finditer(text))
+    lowered = text.lower()
+    if any(word in lowered for word in _KEY_WORDS):
+        for m in _ASSIGNED.finditer(text):
+            value = m.group(1)
+            # Two of lower case, upper case and digits: "hunter2", not "required" or "ADMIN_TOKEN".
+            if character_classes(value) - any(not c.isalnum() for c in value) >= 2:
+                yield m.span(1)
+    if not long_run:
+        return
     urls = _url_spans(text)
     for m in _TOKEN.finditer(text):
         if text.endswith("base64,", 0, m.start()) or _inside(m.start(), urls):
@@ -374,6 +388,14 @@ DETECTORS: dict[PiiType, Detector] = {
 PRIORITY: tuple[PiiType, ...] = tuple(DETECTORS)
 assert set(PRIORITY) == set(PII_TYPES)
 
+# What a text must hold for a detector to be worth running (most turns hold no digit).
+_DIGIT = re.compile(r"\d")
+_NEEDS: dict[PiiType, re.Pattern[str]] = {
+    "email": re.compile(r"@|(?i:\bdot\b|\(at\)|\[at\])"),
+    "iban": _DIGIT, "national_id": _DIGIT, "card": _DIGIT, "phone": _DIGIT,
+    "ip_address": re.compile(r"[\d:]"),
+}
+
 
 def find_pii(text: str, types: frozenset[PiiType] | None = None) -> list[Finding]:
     """Every PII value in ``text`` (of ``types``; default all), non-overlapping, in order."""
@@ -382,6 +404,9 @@ def find_pii(text: str, types: frozenset[PiiType] | None = None) -> list[Finding
     urls = _url_spans(text)
     for pii_type in PRIORITY:
         if types is not None and pii_type not in types:
+            continue
+        needs = _NEEDS.get(pii_type)
+        if needs is not None and not needs.search(text):
             continue
         for start, end in DETECTORS[pii_type](text):
             if pii_type in URL_BLIND and _inside(start, urls):
