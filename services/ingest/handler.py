@@ -34,7 +34,7 @@ from hindsight_common.events import (
 )
 from hindsight_common.ports.log import EventLog, IdempotencyKey
 from hindsight_common.security.pii import COUNTERS as PII_COUNTERS
-from hindsight_common.security.pii import PiiPolicy, redact_turn
+from hindsight_common.security.pii import OutgrewLimit, PiiPolicy, redact_turn
 from hindsight_common.settings import Settings
 from hindsight_common.streams import CONTROL, INTERACTIONS, MEMORIES
 
@@ -77,7 +77,10 @@ def to_events(
     events, problems = [], []
     for i, item in enumerate(request.interactions):
         tenant = item.tenant or default_tenant
-        turn = redact_turn(item.content, item.tool_calls, item.metadata, policy.actions(tenant))
+        try:
+            turn = redact_turn(item.content, item.tool_calls, item.metadata, policy.actions(tenant))
+        except OutgrewLimit as e:
+            raise InvalidInput(str(e), [replace(p, field=f"interactions.{i}.{p.field}") for p in e.problems]) from e
         if turn.rejected:
             PII_COUNTERS.count(rejected=turn.rejected)
             problems += [

@@ -132,3 +132,14 @@ def test_counters_count_per_type() -> None:
     snap = counters.snapshot()
     assert snap["redacted"]["email"] == 2 and snap["redacted"]["card"] == 0
     assert set(snap["rejected"].values()) == {0}
+
+
+def test_a_tool_result_that_outgrows_its_limit_once_redacted_is_a_clear_error() -> None:
+    ssns = " ".join(["123-45-6789"] * 8_334)  # 100,007 characters; each SSN grows by two
+    body = {"user": "ann", "session": "s", "speaker": "Ann", "content": "see the tool call",
+            "tool_calls": [{"name": "export", "result": ssns[:100_000]}]}
+    with pytest.raises(InvalidInput) as e:
+        to_events(IngestRequest.model_validate({"interactions": [body]}), "default")
+    [problem] = e.value.problems
+    assert problem.field == "interactions.0.tool_calls.0.result" and "placeholders" in problem.message
+    assert "123-45-6789" not in problem.message

@@ -20,9 +20,9 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from pydantic import JsonValue
+from pydantic import JsonValue, ValidationError
 
-from hindsight_common.errors import Problem
+from hindsight_common.errors import InvalidInput, Problem
 from hindsight_common.events.interactions import Redaction, ToolCall
 from hindsight_common.security.pii_detect import find_pii
 from hindsight_common.security.pii_types import (
@@ -71,6 +71,14 @@ class Rejection:
             f"holds {DESCRIPTIONS[self.type]} at characters {self.start}-{self.end}; tenant "
             f"{tenant!r} does not accept {self.type} (HINDSIGHT_PII_POLICY): remove it and resend",
         )
+
+
+class OutgrewLimit(InvalidInput):
+    """A field exceeds its length limit once its values are replaced by placeholders;
+    ``problems`` name the fields (relative to the interaction)."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        super().__init__("too long once personal data is replaced by placeholders", problems)
 
 
 @dataclass(frozen=True)
@@ -128,20 +136,30 @@ def redact_turn(
     metadata: Mapping[str, JsonValue],
     actions: Mapping[PiiType, PiiAction],
 ) -> RedactedTurn:
-    """Apply ``actions`` (``PiiPolicy.actions(tenant)``) to one interaction's text."""
+    """Apply ``actions`` (``PiiPolicy.actions(tenant)``) to one interaction's text.
+
+    Raises OutgrewLimit when a tool call no longer fits its limits once redacted."""
     run = _Pass(actions)
     new_content = run.text(content, "content")
-    calls = tuple(
-        ToolCall(
-            name=call.name,
-            arguments={k: run.value(v, f"tool_calls.{i}.arguments.{k}") for k, v in call.arguments.items()},
-            result=None if call.result is None else run.text(call.result, f"tool_calls.{i}.result"),
-            ok=call.ok,
-        )
-        for i, call in enumerate(tool_calls)
-    )
+    calls = []
+    for i, call in enumerate(tool_calls):
+        try:
+            calls.append(ToolCall(
+                name=call.name,
+                arguments={k: run.value(v, f"tool_calls.{i}.arguments.{k}") for k, v in call.arguments.items()},
+                result=None if call.result is None else run.text(call.result, f"tool_calls.{i}.result"),
+                ok=call.ok,
+            ))
+        except ValidationError as e:
+            # A placeholder can be longer than its value ("[NATIONAL_ID]" for an SSN): a
+            # result at its length limit may no longer fit once redacted.
+            raise OutgrewLimit([
+                Problem(f"tool_calls.{i}." + ".".join(map(str, err["loc"])),
+                        f"{err['msg']} once personal data is replaced by placeholders; shorten it")
+                for err in e.errors()
+            ]) from e
     new_metadata = {k: run.value(v, f"metadata.{k}") for k, v in metadata.items()}
-    return RedactedTurn(new_content, calls, new_metadata, tuple(run.redactions), tuple(run.rejected))
+    return RedactedTurn(new_content, tuple(calls), new_metadata, tuple(run.redactions), tuple(run.rejected))
 
 
 class PiiCounters:
