@@ -85,6 +85,9 @@ def _parser() -> argparse.ArgumentParser:
     rcb.add_argument("--json", action="store_true")
     rb = bsub.add_parser("reflect", help="offline reflector precision/recall on the labelled sets")
     rb.add_argument("--json", action="store_true")
+    from hindsight_services.bench_security import add_arguments as add_security_arguments  # light
+
+    add_security_arguments(bsub.add_parser("security", help="PII redaction precision/recall on the labelled corpus"))
     return p
 
 
@@ -113,6 +116,8 @@ def main(argv: list[str] | None = None) -> int:
             return asyncio.run(_bench_recall(args))
         if args.command == "bench" and args.bench == "reflect":
             return _bench_reflect(args)
+        if args.command == "bench" and args.bench == "security":
+            return _bench_security(args)
     except HindsightError as e:
         print(f"hindsight: {e}", file=sys.stderr)
         return 2
@@ -285,6 +290,15 @@ def _bench_reflect(args: argparse.Namespace) -> int:
             print(f"  {k.kind:<11} P={k.precision:.3f} R={k.recall:.3f} F1={k.f1:.3f}")
     if args.json:
         print(json.dumps(out))
+    return 0
+
+
+def _bench_security(args: argparse.Namespace) -> int:
+    from hindsight_services.bench_security import print_sections, run_security_bench
+
+    if args.pii_corpus and not args.pii_corpus.is_file():
+        raise SystemExit(f"hindsight: no corpus file at {args.pii_corpus}")
+    print_sections(run_security_bench(args), args.json)
     return 0
 
 

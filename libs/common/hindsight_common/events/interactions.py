@@ -22,6 +22,22 @@ class ToolCall(BaseModel):
     ok: StrictBool | None = Field(default=None, description="Whether the call succeeded: true or false.")
 
 
+class Redaction(BaseModel):
+    """A value ingest replaced with a placeholder before the append: its type and where
+    the placeholder now stands; never the value."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    type: str = Field(min_length=1, max_length=40, description="The PII type: email, phone, card, ...")
+    field: str = Field(
+        min_length=1, max_length=1000,
+        description="content, tool_calls.<i>.arguments.<key>..., tool_calls.<i>.result or "
+                    "metadata.<key>... (list items by index).",
+    )
+    start: int = Field(ge=0, description="Where the placeholder starts in the stored text.")
+    end: int = Field(ge=0, description="Where it ends (exclusive).")
+
+
 class InteractionRecorded(Event):
     """One turn of a conversation (a message, a tool call, an outcome) happened."""
 
@@ -37,6 +53,9 @@ class InteractionRecorded(Event):
         default=None, max_length=500, description="The caller's own id for this turn."
     )
     metadata: dict[str, JsonValue] = Field(default_factory=dict)
+    redactions: tuple[Redaction, ...] = Field(
+        default=(), description="PII replaced before the append (type and position, never the value)."
+    )
 
 
 class SessionClosed(Event):
