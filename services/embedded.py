@@ -42,6 +42,7 @@ from hindsight_common.ports.reflect_state import ReflectState
 from hindsight_common.recall.access import AccessRecorder, access_lookup
 from hindsight_common.recall.engine import RecallEngine, RecallSettings
 from hindsight_common.recall.presets import PRESETS, Preset
+from hindsight_common.security.signing_keys import integrity_from_settings
 from hindsight_common.settings import Settings
 from hindsight_common.telemetry import TracedLog
 from hindsight_common.text.tokens import count_tokens
@@ -126,6 +127,7 @@ class EmbeddedRuntime:
         self.reflect_state = make_reflect_state(self.settings)
         self.access_counts = make_access_counts(self.settings)
         self.access_recorder = AccessRecorder(self.log, self.settings.access_flush_s)
+        integrity = integrity_from_settings(self.settings)  # generates the keyring on first start
         self.consumers = [
             embed_wiring.consumer(self.log, self.embedder, self.vectors, self.settings),
             project_wiring.consumer(self.log, self.text, self.settings, graph=self.graph),
@@ -146,10 +148,12 @@ class EmbeddedRuntime:
                 accesses=access_lookup(self.access_counts),
                 reranker=reranker,
                 presets=self._presets,
+                integrity=integrity,
             ),
             self.settings,
             self.text,
             accesses=self.access_recorder,
+            integrity=integrity,
         )
         self.access_recorder.start()
         self._tasks = [

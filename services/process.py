@@ -40,6 +40,7 @@ from hindsight_common.ports.log import EventLog, Position
 from hindsight_common.ports.projection import Projection
 from hindsight_common.recall.access import AccessRecorder, access_lookup
 from hindsight_common.recall.engine import RecallEngine, RecallSettings
+from hindsight_common.security.signing_keys import integrity_from_settings, keyring_from_settings
 from hindsight_common.settings import Settings
 from hindsight_common.text.tokens import count_tokens
 from hindsight_common.streams import INTERACTIONS, MEMORIES
@@ -169,6 +170,8 @@ def create_service_app(service: str, settings: Settings) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if service in ("ingest", "reflect", "query"):
+            keyring_from_settings(settings)  # they sign or verify: no keys, no start
         event_log = TracedLog(make_log(settings))
         parts["log"] = event_log
         consumer = await _start(service, settings, event_log, parts, closers)
@@ -267,6 +270,7 @@ async def _start(
         closers.append(accesses.close)
         return consolidate_wiring.consumer(event_log, settings, accesses)
     if service == "query":
+        integrity = integrity_from_settings(settings)  # before the models load: fail fast without keys
         embedder = make_embedder(settings)
         await embedder.embed(["warm up"])
         vectors = make_vector_index(settings, embedder.dim)
@@ -282,9 +286,9 @@ async def _start(
         engine = RecallEngine(
             embedder, vectors, text, RecallSettings(candidates=settings.recall_candidates),
             count_tokens=count_tokens, graph=graph.search, entities=extract_entities,
-            accesses=access_lookup(access_counts), reranker=reranker,
+            accesses=access_lookup(access_counts), reranker=reranker, integrity=integrity,
         )
-        parts["query"] = Query(engine, settings, text, accesses=recorder)
+        parts["query"] = Query(engine, settings, text, accesses=recorder, integrity=integrity)
         recorder.start()
         parts["projections"] = {"vector": vectors, "text": text, "graph": graph}
     return None

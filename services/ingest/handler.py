@@ -2,8 +2,9 @@
 
 The caller is acknowledged only after the log append returned (fsynced / all
 in-sync replicas). PII is redacted (or the write rejected) by the tenant's policy
-before the events are built (hindsight_common/security/pii.py); screening, signing
-and encryption hook in here too (security issue) before the append.
+before the events are built (hindsight_common/security/pii.py), and the redacted
+turns are signed (hindsight_common/security/signed_items.py); screening and
+encryption hook in here too (security issue) before the append.
 """
 
 from __future__ import annotations
@@ -35,6 +36,9 @@ from hindsight_common.events import (
 from hindsight_common.ports.log import EventLog, IdempotencyKey
 from hindsight_common.security.pii import COUNTERS as PII_COUNTERS
 from hindsight_common.security.pii import OutgrewLimit, PiiPolicy, redact_turn
+from hindsight_common.security.signed_items import sign_events
+from hindsight_common.security.signing import Keyring
+from hindsight_common.security.signing_keys import keyring_from_settings
 from hindsight_common.settings import Settings
 from hindsight_common.streams import CONTROL, INTERACTIONS, MEMORIES
 from hindsight_common.telemetry import current_carrier
@@ -66,9 +70,11 @@ def check_limits(request: IngestRequest, settings: Settings) -> None:
 
 
 def to_events(
-    request: IngestRequest, default_tenant: str, pii: PiiPolicy | None = None
+    request: IngestRequest, default_tenant: str, pii: PiiPolicy | None = None,
+    keyring: Keyring | None = None,
 ) -> list[InteractionRecorded]:
-    """The batch's events, with PII handled by ``pii`` (default: redact every type).
+    """The batch's events, with PII handled by ``pii`` (default: redact every type), each
+    signed by ``keyring`` after redaction (None: unsigned).
 
     Raises InvalidInput naming each value the policy rejects (type, field, position;
     never the value): then nothing of the batch is appended.
@@ -106,7 +112,7 @@ def to_events(
         ))
     if problems:
         raise InvalidInput("the request holds personal data this tenant does not accept", problems)
-    return events
+    return sign_events(keyring, events) if keyring is not None else events
 
 
 def fingerprint(payload: JsonValue) -> str:
@@ -122,6 +128,7 @@ class Ingest:
         self._log = log
         self._settings = settings
         self._pii = PiiPolicy(settings.pii_policy)
+        self._keyring = keyring_from_settings(settings)  # read once per process
 
     async def record(
         self, request: IngestRequest, *, idempotency_key: str | None = None,
@@ -135,7 +142,8 @@ class Ingest:
         """
         check_limits(request, self._settings)
         # Off the event loop: the detectors take ~0.1 s over a 32,000-character content.
-        events = await asyncio.to_thread(to_events, request, self._settings.default_tenant, self._pii)
+        events = await asyncio.to_thread(
+            to_events, request, self._settings.default_tenant, self._pii, self._keyring)
         tenants = {e.tenant for e in events}
         idempotency = None
         if idempotency_key:

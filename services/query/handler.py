@@ -21,6 +21,7 @@ from hindsight_common.ports.projection import Browse, Document, Scope, TextIndex
 from hindsight_common.recall.access import AccessRecorder
 from hindsight_common.recall.engine import RecallEngine, RecallItem, RecallRequest
 from hindsight_common.recall.presets import DEFAULT_PRESET
+from hindsight_common.security.signed_items import Integrity
 from hindsight_common.settings import Settings
 from hindsight_common.text.tokens import count_tokens, truncate_to_tokens
 
@@ -116,9 +117,10 @@ def note_accesses(recorder: AccessRecorder, items: list[RecallItem]) -> None:
 class Query:
     def __init__(
         self, engine: RecallEngine, settings: Settings, text: TextIndex,
-        *, accesses: AccessRecorder | None = None,
+        *, accesses: AccessRecorder | None = None, integrity: Integrity | None = None,
     ) -> None:
         self._engine = engine
+        self._integrity = integrity  # verifies what browsing and session context return
         self._settings = settings
         self._text = text
         self._accesses = accesses
@@ -136,9 +138,9 @@ class Query:
         summary when older turns had to be left out."""
         if budget < 1:
             raise InvalidInput("budget too small", [Problem("budget", "must be at least 1 token")])
-        docs = await self._text.session_documents(
+        docs = self._verified(await self._text.session_documents(
             tenant or self._settings.default_tenant, user, session, MAX_CONTEXT_TURNS
-        )
+        ), "session")
         turns = [d for d in docs if d.type == "episodic"]  # newest first
         costs = [count_tokens(f"{d.speaker}: {d.content}") for d in turns]
         summary_doc = next((d for d in docs if d.type == "summary"), None)
@@ -183,7 +185,7 @@ class Query:
         scope = Scope(tenant=tenant or self._settings.default_tenant, user=user, session=session, types=types)
         docs = await self._text.browse(Browse(scope, kinds, keys, tags, limit + 1, offset))
         more = len(docs) > limit
-        return MemoryListOut(items=[to_memory(d) for d in docs[:limit]],
+        return MemoryListOut(items=[to_memory(d) for d in self._verified(docs[:limit], "browse")],
                              next_offset=offset + limit if more else None)
 
     async def memory(
@@ -192,11 +194,11 @@ class Query:
         """One memory with the turns it came from; a forgotten one only when ``include``
         names "forgotten" (the caller checked that it may). Raises NotFound."""
         tenant = tenant or self._settings.default_tenant
-        found = await self._text.get(tenant, [memory_id])
+        found = self._verified(await self._text.get(tenant, [memory_id]), "memory")
         if not found or (found[0].type == "forgotten" and "forgotten" not in include):
             raise NotFound(f"no memory {memory_id} in tenant {tenant}")
         doc = found[0]
-        sources = await self._text.get(tenant, list(doc.event_ids))
+        sources = self._verified(await self._text.get(tenant, list(doc.event_ids)), "memory")
         return MemoryDetailOut(
             memory=to_memory(doc),
             sources=[
@@ -205,3 +207,6 @@ class Query:
                 for s in sources if s.type == "episodic"
             ],
         )
+
+    def _verified(self, docs: list[Document], where: str) -> list[Document]:
+        return docs if self._integrity is None else self._integrity.keep(docs, where)

@@ -33,6 +33,8 @@ from hindsight_common.ports.log import EventLog, LogRecord, Position
 from hindsight_common.ports.reflect_state import ReflectState, SessionRef
 from hindsight_common.ports.reflector import Episode, KnownMemory, Reflection, Reflector
 from hindsight_common.reflection.offline import Candidate, Turn
+from hindsight_common.security.signed_items import sign_events
+from hindsight_common.security.signing import Keyring
 from hindsight_common.streams import MEMORIES
 
 log = logging.getLogger(__name__)
@@ -67,8 +69,11 @@ class Reflect:
         reflector: Reflector,
         policy: ReflectPolicy | None = None,
         now: Callable[[], datetime] = utcnow,
+        *,
+        keyring: Keyring | None = None,
     ) -> None:
         self._log = log_
+        self._keyring = keyring  # signs memories and summaries; None: left unsigned
         self._state = state
         self._reflector = reflector
         self._policy = policy or ReflectPolicy()
@@ -166,7 +171,7 @@ class Reflect:
                 session=episode.session, source_event_ids=tuple(uuid.UUID(i) for i in r.source_event_ids),
                 source_external_ids=r.source_external_ids, confidence=0.8))
         if events:
-            await self._log.append(MEMORIES, events)  # durable before the state moves on
+            await self._log.append(MEMORIES, self._signed(events))  # durable before the state moves on
         await self._state.remember(episode.tenant, episode.user, remembered)
         await self._state.mark_reflected(
             SessionRef(episode.tenant, episode.user, episode.session, episode.agent),
@@ -190,5 +195,8 @@ class Reflect:
         event = SessionSummarized(
             tenant=ref.tenant, user=ref.user, occurred_at=self._now(), session=ref.session,
             summary=summary, through_occurred_at=turns[target - 1].occurred_at, turns=target, reflector=info)
-        await self._log.append(MEMORIES, [event])
+        await self._log.append(MEMORIES, self._signed([event]))
         await self._state.set_summarized(ref, target)
+
+    def _signed(self, events: list[Event]) -> list[Event]:
+        return sign_events(self._keyring, events) if self._keyring is not None else events

@@ -27,6 +27,7 @@ import pytest
 
 from hindsight_client import Forbidden, Hindsight, HindsightError, InvalidRequest
 from hindsight_common.factory import make_graph_store, make_text_index, make_vector_index
+from hindsight_common.security.signing_keys import create_keyring_file
 from hindsight_common.settings import Settings
 from tests.e2e.conftest import free_port
 from tests.servers import server_url
@@ -110,7 +111,9 @@ def cluster(tmp_path: Path) -> Iterator[Cluster]:
         "HINDSIGHT_POLL_TIMEOUT_S": "0.2",
         "HINDSIGHT_GRPC_PORT": str(free_port()),
         "HINDSIGHT_ADMIN_TOKEN": ADMIN_TOKEN,
+        "HINDSIGHT_SIGNING_KEYRING_FILE": str(tmp_path / "signing.json"),  # required in a cluster
     }
+    create_keyring_file(tmp_path / "signing.json")
     c = Cluster(env, tmp_path)
     try:
         for service in SERVICES:

@@ -12,6 +12,7 @@ lag of its own consumer group.)
 from __future__ import annotations
 
 import asyncio
+import base64
 import uuid
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
@@ -48,7 +49,7 @@ def cluster_settings(tmp_path: Path) -> Settings:
         elasticsearch_index=f"telemetry_{run}_text", elasticsearch_vector_index=f"telemetry_{run}_vectors",
         graph_backend="neo4j", neo4j_uri=server_url("HINDSIGHT_NEO4J_URI", "Neo4j"),
         neo4j_namespace=f"telemetry_{run}", reflect_every_n_turns=1_000_000, poll_timeout_s=0.2,
-        access_flush_s=0.2,
+        access_flush_s=0.2, signing_keys={"t1": base64.b64encode(b"telemetry-test-key-32-bytes-long").decode()},
     )
 
 

@@ -111,6 +111,7 @@ def _from_memory(e: MemoryExtracted, stream: str, offset: int) -> Document:
         external_ids=e.source_external_ids,
         stream=stream,
         offset=offset,
+        signature=e.signature,
         kind=e.kind,
         key=e.key,
         confidence=e.confidence,
@@ -131,17 +132,23 @@ def _from_summary(e: SessionSummarized, stream: str, offset: int) -> Document:
         occurred_at=e.through_occurred_at,
         stream=stream,
         offset=offset,
+        signature=e.signature,
     )
 
 
+def interaction_text(e: InteractionRecorded) -> str:
+    """The text a turn's document holds: its content and, after it, its tool calls."""
+    if not e.tool_calls:
+        return e.content
+    # Tool calls are part of what happened; make them findable by name.
+    calls = "; ".join(
+        f"{c.name}({'ok' if c.ok else 'failed' if c.ok is False else ''})" for c in e.tool_calls
+    )
+    return f"{e.content}\n[tools: {calls}]"
+
+
 def _from_interaction(e: InteractionRecorded, stream: str, offset: int) -> Document:
-    content = e.content
-    if e.tool_calls:
-        # Tool calls are part of what happened; make them findable by name.
-        calls = "; ".join(
-            f"{c.name}({'ok' if c.ok else 'failed' if c.ok is False else ''})" for c in e.tool_calls
-        )
-        content = f"{content}\n[tools: {calls}]"
+    content = interaction_text(e)
     return Document(
         id=str(e.event_id),
         tenant=e.tenant,
@@ -158,6 +165,7 @@ def _from_interaction(e: InteractionRecorded, stream: str, offset: int) -> Docum
         external_ids=(e.external_id,) if e.external_id else (),
         stream=stream,
         offset=offset,
+        signature=e.signature,
     )
 
 
@@ -212,6 +220,7 @@ def to_payload(doc: Document) -> dict[str, Any]:
         "confidence": doc.confidence,
         "tags": list(doc.tags),
         "context": doc.context,
+        "signature": doc.signature or "",  # "kid:hex": the key id, then the HMAC
     }
 
 
@@ -242,4 +251,5 @@ def from_payload(p: dict[str, Any]) -> Document:
         confidence=None if p.get("confidence") is None else float(p["confidence"]),
         tags=tuple(str(t) for t in p.get("tags", ())),
         context=str(p.get("context") or ""),
+        signature=str(p.get("signature") or "") or None,
     )

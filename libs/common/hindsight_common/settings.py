@@ -6,6 +6,7 @@ build :class:`Settings` directly in tests) and pass the object down.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Literal
 
@@ -125,6 +126,33 @@ class Settings(BaseSettings):
         check_policy(value)
         return value
 
+    # Signed memories and interactions (hindsight_common/security/signing_keys.py): kid ->
+    # base64 secret (at least 16 bytes) and the kid that signs; older kids only verify. Unset:
+    # the keyring file below, else (embedded, SQLite log) one generated in the data directory.
+    signing_keys: dict[str, str] = Field(
+        default_factory=dict, repr=False,
+        description='Signing keys, e.g. {"k2": "<base64>", "k1": "<base64>"}; the active one signs.',
+    )
+    signing_key_id: str | None = Field(None, description="Which of signing_keys signs new writes.")
+    signing_keyring_file: Path | None = Field(
+        None, description='A JSON file {"active": kid, "keys": {kid: base64}} instead of signing_keys.',
+    )
+    require_signatures: bool = Field(
+        False, description="Drop unsigned projection documents (written before signing) on read.",
+    )
+
+    @field_validator("signing_keys", mode="before")
+    @classmethod
+    def _keys_json(cls, value: object) -> object:
+        # The environment source parses JSON itself; a manifest's or a caller's plain
+        # string (validated as data) is parsed here the same way.
+        if isinstance(value, str):
+            try:
+                return json.loads(value) if value.strip() else {}
+            except ValueError as e:
+                raise ValueError('must be a JSON object, e.g. {"k1": "<base64>"}') from e
+        return value
+
     # Consumers.
     consumer_batch: int = Field(256, ge=1)
     poll_timeout_s: float = Field(0.5, gt=0)
@@ -180,6 +208,11 @@ class Settings(BaseSettings):
         # v3: the FTS table gained the context column (v2: scope tokens); an older file is
         # left alone and the projection is rebuilt from the log under the new name.
         return self.projections_dir / "text" / "bm25.v3.sqlite3"
+
+    @property
+    def signing_keyring_path(self) -> Path:
+        """The embedded mode's generated keyring (when no keys are configured)."""
+        return self.data_dir / "keys" / "signing.json"
 
     @property
     def graph_path(self) -> Path:

@@ -48,6 +48,9 @@ class Document:
     # session, itself included), searched by recall's ``bm25_context`` path. Empty
     # elsewhere; see ``context_windows``.
     context: str = ""
+    # The signature of the event it was projected from ("kid:hex", see
+    # security/signed_items.py), checked where recall and browsing read it; None: unsigned.
+    signature: str | None = None
 
     @property
     def search_text(self) -> str:

@@ -39,6 +39,7 @@ from hindsight_common.recall.packing import pack
 from hindsight_common.recall.presets import DEFAULT_PRESET, PRESETS, Preset, preset
 from hindsight_common.recall.rerank import factors, rerank_score
 from hindsight_common.recall.temporal import parse_time_window, strip_time_expression
+from hindsight_common.security.signed_items import Integrity
 from hindsight_common.telemetry.metrics import RECALL_SECONDS, RECALL_STAGE_SECONDS
 from hindsight_common.telemetry.tracing import span
 
@@ -103,6 +104,7 @@ class RecallEngine:
         accesses: AccessLookup | None = None,
         reranker: Reranker | None = None,
         presets: Mapping[str, Preset] = PRESETS,
+        integrity: Integrity | None = None,
     ) -> None:
         self._embedder = embedder
         self._vectors = vectors
@@ -114,6 +116,7 @@ class RecallEngine:
         self._accesses = accesses
         self._reranker = reranker
         self._presets = presets
+        self._integrity = integrity
 
     async def recall(self, req: RecallRequest) -> list[RecallItem]:
         p = preset(req.preset, self._presets)
@@ -129,10 +132,12 @@ class RecallEngine:
         by_path = await self._run_paths(req, p, depth, reference)
 
         docs: dict[str, Document] = {}
+        copies: dict[str, dict[Document, None]] = {}  # each store's copy, for verification
         per_doc: dict[str, dict[str, PathScore]] = {}
         for path, hits in by_path.items():
             for rank, hit in enumerate(hits, start=1):
                 docs.setdefault(hit.document.id, hit.document)
+                copies.setdefault(hit.document.id, {})[hit.document] = None
                 per_doc.setdefault(hit.document.id, {})[path] = PathScore(rank, hit.score)
         fused = reciprocal_rank_fusion(
             {path: [h.document.id for h in hits] for path, hits in by_path.items()},
@@ -148,11 +153,26 @@ class RecallEngine:
             items.append(RecallItem(doc, rerank_score(fused_score, f, p.rerank), per_doc[doc.id],
                                     fused_score, f.as_dict()))
         items.sort(key=lambda i: -i.score)
-        items = items[: req.k]
+        items = self._verified(items, copies, req.k)
         if req.budget_tokens is not None:
             items = pack(items, lambda i: f"{i.document.speaker}: {i.document.content}", self._count,
                          req.budget_tokens)
         return items
+
+    def _verified(self, items: list[RecallItem], copies: Mapping[str, Mapping[Document, None]],
+                  k: int) -> list[RecallItem]:
+        """The best ``k`` items whose every copy (one per store that returned it) verifies
+        against its signature: a document tampered with in any projection is dropped.
+        Verified lazily, best first, so a recall checks about ``k`` documents."""
+        if self._integrity is None:
+            return items[:k]
+        kept: list[RecallItem] = []
+        for item in items:
+            if len(kept) == k:
+                break
+            if all(self._integrity.accepts(d, "recall") for d in copies[item.document.id]):
+                kept.append(item)
+        return kept
 
     async def _cross_encode(
         self, req: RecallRequest, p: Preset, candidates: list[tuple[Document, float]],

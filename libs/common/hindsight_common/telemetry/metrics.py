@@ -107,6 +107,18 @@ RECALL_STAGE_SECONDS = _histogram(
     "Time of one recall stage: each candidate path (vector, bm25, ...), embed_query and cross_encoder.",
     ["stage"], _FAST)
 
+# Integrity (hindsight_common/security/signed_items.py, Integrity: recall, browse, session).
+INTEGRITY_FAILURES = _counter(
+    "hindsight_integrity_failures",
+    "Projection documents dropped because their signature did not verify (reason=mismatch: "
+    "tampered; unknown_key; malformed; unsigned when signatures are required), by reader.",
+    ["where", "reason"])
+UNSIGNED_ITEMS = _counter(
+    "hindsight_unsigned_items",
+    "Unsigned projection documents read (written before signing); dropped only when "
+    "HINDSIGHT_REQUIRE_SIGNATURES is set.",
+    ["where"])
+
 # LLM calls (hindsight_common/llm/accounting.py, LLMCounters).
 LLM_CALLS = _counter("hindsight_llm_calls", "LLM calls (complete_json).", ["model"])
 LLM_FAILURES = _counter("hindsight_llm_failures", "LLM calls that ended in a provider error.", ["model"])
