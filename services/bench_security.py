@@ -8,6 +8,8 @@ run, so a layer adds its section without touching the others.
   ``security/corpus/pii.jsonl`` or another file of the same format: precision and recall
   per type and overall, the share of harmless samples touched, throughput, and the slowest
   of a few contents crafted to make the patterns backtrack.
+- ``signing``: what signing costs ingest and verifying costs a read
+  (``services/bench_signing.py``).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from pydantic import JsonValue
 
 from hindsight_common.security.pii_corpus import load_corpus, score
 from hindsight_common.security.pii_detect import find_pii
+from hindsight_services.bench_signing import signing_figures
 
 # The targets of issue 10: what the redaction section reports as met or not.
 REDACTION_RECALL_TARGET = 0.99
@@ -121,6 +124,7 @@ def redaction_section(args: argparse.Namespace) -> Section:
 
 SECTIONS: dict[str, Callable[[argparse.Namespace], Section]] = {
     "redaction": redaction_section,
+    "signing": lambda args: Section("signing", *signing_figures(args)),
 }
 
 

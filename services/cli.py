@@ -60,6 +60,10 @@ def _parser() -> argparse.ArgumentParser:
     rp = sub.add_parser("replay", help="drop the projections and rebuild them from the log")
     rp.add_argument("--data-dir", type=Path, default=None)
 
+    sg = sub.add_parser("signing", help="the signing keyring of memories and interactions")
+    sg.add_argument("action", choices=["rotate"], help="rotate: add a new active key, keep the old ones")
+    sg.add_argument("--data-dir", type=Path, default=None)
+
     b = sub.add_parser("bench", help="benchmarks that print figures")
     bsub = b.add_subparsers(dest="bench", required=True)
     lb = bsub.add_parser("locomo", help="retrieval recall@k on a LoCoMo-format file")
@@ -110,6 +114,12 @@ def main(argv: list[str] | None = None) -> int:
             return _recall(args)
         if args.command == "replay":
             return asyncio.run(_replay(args))
+        if args.command == "signing":
+            from hindsight_common.security.signing_keys import rotate_configured
+
+            kid, path = rotate_configured(load_settings(data_dir=args.data_dir))
+            print(f"{kid} now signs (keyring {path}); restart Hindsight to use it")
+            return 0
         if args.command == "bench" and args.bench == "locomo":
             return asyncio.run(_bench_locomo(args))
         if args.command == "bench" and args.bench == "recall":

@@ -31,10 +31,12 @@ from hindsight_common.security.signing_keys import (
     keyring_from_settings,
     load_keyring_file,
     parse_keys,
+    rotate_configured,
     rotate_keyring_file,
 )
 from hindsight_common.settings import Settings
 from hindsight_common.telemetry.metrics import INTEGRITY_FAILURES, UNSIGNED_ITEMS
+from hindsight_services.cli import main
 
 ITEM = Signable("acme", "ann", "id-1", "Ann prefers tea — no sugar", "preference", "preference.drink",
                 ("e1", "e2"))
@@ -208,3 +210,25 @@ def test_rotating_the_keyring_file_keeps_old_keys(tmp_path: Path) -> None:
     assert ring.verify(ITEM, sig) is Verdict.VALID
     assert ring.sign(ITEM).startswith(f"{second}:")
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+def test_cli_signing_rotate_rotates_the_embedded_keyring(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    settings = Settings(data_dir=tmp_path / "d")
+    first = keyring_from_settings(settings).active
+    assert main(["signing", "rotate", "--data-dir", str(tmp_path / "d")]) == 0
+    ring = load_keyring_file(settings.signing_keyring_path)
+    assert ring.active != first and first in ring.key_ids
+    assert capsys.readouterr().out.startswith(f"{ring.active} now signs")
+    b64 = base64.b64encode(K1).decode()
+    with pytest.raises(ConfigurationError, match="HINDSIGHT_SIGNING_KEY_ID"):
+        rotate_configured(Settings(data_dir=tmp_path, signing_keys={"k1": b64}))
+
+
+def test_bench_security_signing_section_prints_costs_and_refuses_every_tampered_document(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "security", "--section", "signing", "--repeat", "1", "--json"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "== signing" and any(line.startswith("sign: ") for line in out)
+    figures = json.loads(out[-1])["signing"]
+    assert figures["tampered_refused"] == figures["tampered"] == 200
+    assert figures["ingest_turns_per_s_signed"] > 0 and figures["verify_us_per_document"] > 0

@@ -4,8 +4,8 @@ In order: ``HINDSIGHT_SIGNING_KEYS`` (JSON kid -> base64 secret) with
 ``HINDSIGHT_SIGNING_KEY_ID`` naming the active one (optional with a single key);
 else ``HINDSIGHT_SIGNING_KEYRING_FILE``; else, when the log is the embedded SQLite file,
 ``<data dir>/keys/signing.json``, generated on first start (mode 0600). A cluster (Kafka
-log) has no data directory of its own: it must be given its keys (in Kubernetes, the
-``hindsight-signing`` Secret), and starting without them is a ConfigurationError.
+log) has no data directory of its own: it must be given its keys (in Kubernetes, from the
+``hindsight-secrets`` Secret), and starting without them is a ConfigurationError.
 
 The keyring is read once per process (restart to pick up a rotation).
 """
@@ -63,7 +63,7 @@ def _cached(keys: tuple[tuple[str, str], ...], active: str | None, file: Path | 
         raise ConfigurationError(
             "signing keys are required outside the embedded mode: set HINDSIGHT_SIGNING_KEYS "
             '(e.g. {"k1": "<base64 of 32 random bytes>"}) and HINDSIGHT_SIGNING_KEY_ID, or '
-            "HINDSIGHT_SIGNING_KEYRING_FILE (Kubernetes: the hindsight-signing Secret)")
+            "HINDSIGHT_SIGNING_KEYRING_FILE (Kubernetes: in the hindsight-secrets Secret)")
     log.info("signing with key id %s (%d key(s), from %s)", ring.active, len(ring.key_ids), source)
     return ring
 
@@ -121,6 +121,21 @@ def rotate_keyring_file(path: Path) -> str:
     _write_new(tmp, data)
     os.replace(tmp, path)
     return kid
+
+
+def rotate_configured(settings: Settings) -> tuple[str, Path]:
+    """``hindsight signing rotate``: rotate the keyring file these settings use (their
+    HINDSIGHT_SIGNING_KEYRING_FILE, else the embedded one in the data directory); returns
+    the new kid and the file. Keys given in HINDSIGHT_SIGNING_KEYS are rotated by
+    changing that setting instead (ConfigurationError)."""
+    if settings.signing_keys:
+        raise ConfigurationError(
+            "the keys come from HINDSIGHT_SIGNING_KEYS: rotate by adding a key there and pointing "
+            "HINDSIGHT_SIGNING_KEY_ID at it (keep the old keys), then restart")
+    path = settings.signing_keyring_file or settings.signing_keyring_path
+    if not path.exists():
+        raise ConfigurationError(f"no signing keyring at {path} (it is created on the first start)")
+    return rotate_keyring_file(path), path
 
 
 def _secret() -> str:
