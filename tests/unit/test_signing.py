@@ -37,6 +37,7 @@ from hindsight_common.security.signing_keys import (
 from hindsight_common.settings import Settings
 from hindsight_common.telemetry.metrics import INTEGRITY_FAILURES, UNSIGNED_ITEMS
 from hindsight_services.cli import main
+from hindsight_services.process import create_service_app
 
 ITEM = Signable("acme", "ann", "id-1", "Ann prefers tea — no sugar", "preference", "preference.drink",
                 ("e1", "e2"))
@@ -232,3 +233,13 @@ def test_bench_security_signing_section_prints_costs_and_refuses_every_tampered_
     figures = json.loads(out[-1])["signing"]
     assert figures["tampered_refused"] == figures["tampered"] == 200
     assert figures["ingest_turns_per_s_signed"] > 0 and figures["verify_us_per_document"] > 0
+
+
+@pytest.mark.parametrize("service", ["ingest", "reflect", "query"])
+async def test_cluster_services_that_sign_or_verify_refuse_to_start_without_keys(tmp_path: Path, service: str) -> None:
+    settings = Settings(data_dir=tmp_path, log_backend="kafka", kafka_bootstrap="127.0.0.1:9",
+                        postgres_dsn="postgresql://nobody@127.0.0.1:9/none", grpc_port=0)
+    app = create_service_app(service, settings)
+    with pytest.raises(ConfigurationError, match="HINDSIGHT_SIGNING_KEYS"):
+        async with app.router.lifespan_context(app):
+            pass
