@@ -187,9 +187,10 @@ async def supervise(consumer: Consumer, stop: asyncio.Event) -> None:
             task = asyncio.current_task()
             if stop.is_set() or (task is not None and task.cancelling()):
                 raise  # a real cancellation of this task
-            # A cancellation nobody asked this task for (a driver's timeout leaking out):
-            # before issue 14 it ended the consumer in silence. Restart instead.
-            log.error("consumer %s was cancelled from inside; restarting in %.1fs", consumer.group, backoff)
+            # A cancellation nobody asked this task for (a driver leaking one, as aiokafka's
+            # consumer stop did in issue 14's outage) would end the consumer in silence.
+            log.error("consumer %s was cancelled from inside; restarting in %.1fs", consumer.group, backoff,
+                      exc_info=True)
             consumer.failed("cancelled from inside (a driver timeout)")
         except Exception as e:  # task boundary: log and restart
             log.exception("consumer %s crashed; restarting in %.1fs", consumer.group, backoff)

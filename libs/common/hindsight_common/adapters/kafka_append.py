@@ -13,6 +13,7 @@ events stay in order on one partition.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Sequence
 from typing import Any
 from uuid import UUID
@@ -20,7 +21,7 @@ from uuid import UUID
 from aiokafka import AIOKafkaProducer
 from aiokafka.partitioner import DefaultPartitioner
 
-from hindsight_common.adapters.kafka_connection import KafkaConnection, quietly
+from hindsight_common.adapters.kafka_connection import KAFKA_ERRORS, KafkaConnection, quietly
 from hindsight_common.adapters.kafka_records import RecentHeaders, event_headers
 from hindsight_common.adapters.kafka_topics import KafkaTopics
 from hindsight_common.errors import PersistenceError
@@ -28,7 +29,24 @@ from hindsight_common.events import Event, serialize_event
 from hindsight_common.ports.log import Appended
 from hindsight_common.streams import partition_key
 
+log = logging.getLogger(__name__)
+
 _PARTITIONER = DefaultPartitioner()
+_STOP_S = 10.0
+
+
+async def _stop(producer: AIOKafkaProducer) -> None:
+    """Stop a producer; one that cannot flush in time (brokers gone) is closed anyway.
+
+    ``stop`` first waits for the pending batches; cancelled in that wait it would leave
+    its sender task and its connections open, so those are closed here directly.
+    """
+    try:
+        await asyncio.wait_for(producer.stop(), _STOP_S)
+    except KAFKA_ERRORS:
+        log.warning("a Kafka producer did not flush within %.0f s; closing it", _STOP_S)
+        await quietly(producer._sender.close())  # aiokafka has no public abort
+        await quietly(producer.client.close())
 
 
 class KafkaAppender:
@@ -47,6 +65,7 @@ class KafkaAppender:
         self._timeout_s = conn.timeout_s if timeout_s is None else timeout_s
         self._producer: AIOKafkaProducer | None = None
         self._lock = asyncio.Lock()
+        self._stopping: set[asyncio.Task[None]] = set()
 
     async def _started(self) -> AIOKafkaProducer:
         await self._topics.admin()
@@ -57,24 +76,28 @@ class KafkaAppender:
                     bootstrap_servers=self._conn.bootstrap, client_id=self._conn.client_id, acks="all",
                     enable_idempotence=True, max_batch_size=self._max_batch,
                     max_request_size=self._max_batch + 65_536,
-                    request_timeout_ms=int(self._timeout_s * 1000),
+                    request_timeout_ms=self._conn.request_timeout_ms(self._timeout_s),
                 )
                 try:
                     async with self._conn.guard("producer start-up", self._timeout_s):
                         await producer.start()
                 except BaseException:
-                    await quietly(producer.stop())
+                    await _stop(producer)
                     raise
                 self._producer = producer
             return self._producer
 
     async def _drop(self, producer: AIOKafkaProducer) -> None:
         # After a failed send an idempotent producer may be in a fatal state (e.g. an
-        # out-of-order sequence); the next append starts a fresh one.
+        # out-of-order sequence); the next append starts a fresh one. It stops in the
+        # background: with the brokers gone that takes seconds the caller, who is
+        # waiting for its 503, should not wait for.
         async with self._lock:
             if self._producer is producer:
                 self._producer = None
-        await quietly(producer.stop())
+        stopping = asyncio.create_task(_stop(producer))
+        self._stopping.add(stopping)
+        stopping.add_done_callback(self._stopping.discard)
 
     async def produce(self, stream: str, events: Sequence[Event]) -> list[Appended]:
         """Append ``events``; returns where each landed once all are acknowledged.
@@ -153,4 +176,6 @@ class KafkaAppender:
         async with self._lock:
             producer, self._producer = self._producer, None
         if producer is not None:
-            await quietly(producer.stop())
+            await _stop(producer)
+        if self._stopping:
+            await asyncio.wait(set(self._stopping))

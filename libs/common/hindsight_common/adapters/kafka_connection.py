@@ -64,13 +64,20 @@ class KafkaConnection:
         except KAFKA_ERRORS as e:
             raise PersistenceError(f"Kafka {what} failed: {type(e).__name__}: {e}") from e
 
+    @staticmethod
+    def request_timeout_ms(deadline_s: float) -> int:
+        """aiokafka's own request timeout for calls made under ``deadline_s``: shorter, so
+        that aiokafka gives up first and closes what it opened (cancelled from outside in
+        the middle of its bootstrap, it leaves the connection open)."""
+        return max(1, int(deadline_s * 800))
+
     def consumer(self, group_id: str | None) -> AIOKafkaConsumer:
         """A (not yet started) consumer that never auto-commits and starts a new group
         at the beginning of each partition."""
         return AIOKafkaConsumer(
             bootstrap_servers=self.bootstrap, client_id=self.client_id, group_id=group_id,
             enable_auto_commit=False, auto_offset_reset="earliest",
-            request_timeout_ms=int(self.timeout_s * 1000),
+            request_timeout_ms=self.request_timeout_ms(self.timeout_s),
         )
 
 
@@ -80,3 +87,23 @@ async def quietly(aw: Any) -> None:
         await asyncio.wait_for(aw, 10.0)
     except (*KAFKA_ERRORS, PersistenceError):
         log.warning("Kafka/idempotency-store clean-up step failed", exc_info=True)
+
+
+async def stop_consumer(consumer: AIOKafkaConsumer, timeout_s: float = 10.0) -> None:
+    """Stop a consumer (leaving its group); one that cannot within ``timeout_s`` (its
+    brokers gone) gets its connections closed anyway, which ``stop`` cancelled half-way
+    would leave open. Never raises a Kafka error."""
+    try:
+        await asyncio.wait_for(consumer.stop(), timeout_s)
+    except (*KAFKA_ERRORS, PersistenceError):
+        log.warning("a Kafka consumer did not stop within %.0f s; closing its connections", timeout_s)
+        await quietly(consumer._client.close())  # aiokafka has no public abort
+    except asyncio.CancelledError:
+        task = asyncio.current_task()
+        if task is not None and task.cancelling():
+            raise  # our own task is being cancelled
+        # aiokafka's Fetcher.close() awaits the fetch tasks it has just cancelled, so a
+        # fetch that was retrying (brokers gone) leaks its CancelledError out of stop().
+        # That is what ended the consumers' tasks in silence in issue 14's outage.
+        log.warning("a Kafka consumer's stop was cut short by its own fetcher; closing its connections")
+        await quietly(consumer._client.close())

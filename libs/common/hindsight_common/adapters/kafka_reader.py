@@ -13,7 +13,7 @@ from typing import Any
 
 from aiokafka import AIOKafkaConsumer, TopicPartition
 
-from hindsight_common.adapters.kafka_connection import KafkaConnection, quietly
+from hindsight_common.adapters.kafka_connection import KafkaConnection, stop_consumer
 from hindsight_common.adapters.kafka_records import KafkaRecord, RecentHeaders, decode_record
 from hindsight_common.adapters.kafka_topics import KafkaTopics
 from hindsight_common.ports.log import LogRecord, Position, position_key
@@ -46,7 +46,7 @@ class KafkaReader:
                     async with self._conn.guard("start-up"):
                         await reader.start()
                 except BaseException:
-                    await quietly(reader.stop())
+                    await stop_consumer(reader)
                     raise
                 self._reader = reader
             return self._reader
@@ -94,4 +94,4 @@ class KafkaReader:
         async with self._start_lock:
             reader, self._reader = self._reader, None
         if reader is not None:
-            await quietly(reader.stop())
+            await stop_consumer(reader)

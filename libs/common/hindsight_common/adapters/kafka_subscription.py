@@ -32,7 +32,7 @@ from aiokafka import AIOKafkaConsumer, TopicPartition
 from aiokafka.abc import ConsumerRebalanceListener
 from aiokafka.errors import CommitFailedError
 
-from hindsight_common.adapters.kafka_connection import KAFKA_ERRORS, KafkaConnection, quietly
+from hindsight_common.adapters.kafka_connection import KAFKA_ERRORS, KafkaConnection, stop_consumer
 from hindsight_common.adapters.kafka_topics import KafkaTopics
 from hindsight_common.adapters.kafka_watchdog import EndOffsets, Watchdog
 from hindsight_common.errors import PersistenceError
@@ -92,7 +92,7 @@ class KafkaSubscription(Subscription):
             async with self._conn.guard("subscribe"):
                 await consumer.start()
         except BaseException:
-            await quietly(consumer.stop())
+            await stop_consumer(consumer)
             raise
 
     def on_assigned(self, assigned: set[TopicPartition]) -> None:
@@ -137,10 +137,9 @@ class KafkaSubscription(Subscription):
 
     async def _getmany(self, max_records: int, timeout_s: float) -> dict[TopicPartition, list[Any]]:
         # aiokafka's getmany waits WITHOUT a limit while the group hands out partitions
-        # again, e.g. all through a broker outage once the coordinator was lost; a timeout
-        # cancelling it from outside came back as a bare CancelledError that ended the
-        # consumer's task in silence (issue 14). So the wait is bounded here, and an empty
-        # answer lets the watchdog look at the partitions.
+        # again, e.g. all through a broker outage once the coordinator was lost. So the
+        # wait is bounded here: the loop keeps polling (its liveness stays known) and an
+        # empty answer lets the watchdog look at the partitions.
         task = asyncio.ensure_future(
             self._consumer.getmany(timeout_ms=int(timeout_s * 1000), max_records=max_records)
         )
@@ -169,7 +168,7 @@ class KafkaSubscription(Subscription):
         log.warning("%s: no progress while its partitions have unread records; rebuilding the"
                     " Kafka consumer (rebuild %d)", self.group, self.rebuilds)
         old, self._consumer = self._consumer, self._conn.consumer(self.group)
-        await quietly(old.stop())
+        await stop_consumer(old)
         await self._join(self._consumer)
 
     def health(self) -> str | None:
@@ -218,8 +217,5 @@ class KafkaSubscription(Subscription):
             return
         self._closed = True
         self._on_close(self)
-        try:
-            async with self._conn.guard("leaving the group"):
-                await self._consumer.stop()
-        except PersistenceError:  # the member times out of the group anyway
-            log.warning("%s: consumer did not stop cleanly", self.group, exc_info=True)
+        # A member that cannot leave cleanly times out of the group anyway.
+        await stop_consumer(self._consumer, self._conn.timeout_s)

@@ -53,7 +53,7 @@ class KafkaTopics:
             if self._admin is None:
                 admin = AIOKafkaAdminClient(
                     bootstrap_servers=self._conn.bootstrap, client_id=self._conn.client_id,
-                    request_timeout_ms=int(self._conn.timeout_s * 1000),
+                    request_timeout_ms=self._conn.request_timeout_ms(self._conn.timeout_s),
                 )
                 try:
                     async with self._conn.guard("start-up"):
