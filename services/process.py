@@ -238,7 +238,8 @@ def create_service_app(service: str, settings: Settings) -> FastAPI:
         async def consumer_status() -> dict[str, Any]:
             c: Consumer = parts["consumer"]
             return {"group": c.group, "position": c.position, "processed": c.processed,
-                    "dead_lettered": c.dead_lettered}
+                    "dead_lettered": c.dead_lettered,
+                    "problem": consumer_problem(tasks, c, settings.liveness_stall_s)}
 
     return app
 

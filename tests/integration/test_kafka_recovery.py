@@ -153,6 +153,8 @@ async def test_project_resumes_by_itself_after_kafka_was_down(
             health = await project.get("/healthz")
             if health.status_code != 200:
                 reasons.append(health.json().get("reason", health.json()["status"]))
+                status = (await project.get("/v1/status")).json()
+                assert status["problem"] and status["problem"].startswith("project: "), status
             await asyncio.sleep(1.0)
         acked_before_restart = len(writer.acked)
         broker.up()
@@ -165,6 +167,7 @@ async def test_project_resumes_by_itself_after_kafka_was_down(
         await writing
         await wait_for(projected, 120, "every acknowledged write projected after the outage, without a restart")
         await wait_for(lambda: _ok(project), 30, "project's /healthz back to 200")
+        assert (await project.get("/v1/status")).json()["problem"] is None
     finally:
         stop.set()
         await writing

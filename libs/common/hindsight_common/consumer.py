@@ -180,6 +180,7 @@ async def supervise(consumer: Consumer, stop: asyncio.Event) -> None:
     from its committed position, so nothing is lost and other tasks keep going."""
     backoff = 0.5
     while not stop.is_set():
+        polled = consumer.last_poll_at
         try:
             await consumer.run(stop)
             return
@@ -195,5 +196,7 @@ async def supervise(consumer: Consumer, stop: asyncio.Event) -> None:
         except Exception as e:  # task boundary: log and restart
             log.exception("consumer %s crashed; restarting in %.1fs", consumer.group, backoff)
             consumer.failed(f"{type(e).__name__}: {e}")
+        if consumer.last_poll_at != polled:
+            backoff = 0.5  # it was working until now: a new failure starts with a short wait
         await asyncio.sleep(backoff)
         backoff = min(backoff * 2, 30.0)
