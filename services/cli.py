@@ -15,6 +15,8 @@ import httpx
 
 from hindsight_common.errors import HindsightError
 from hindsight_common.settings import DEFAULT_GRPC_PORT, DEFAULT_HOST, DEFAULT_PORT, load_settings
+from hindsight_services.cli_keys import add_arguments as add_keys_arguments
+from hindsight_services.cli_keys import run_keys
 from hindsight_services.mcp import add_arguments as add_mcp_arguments  # light: no MCP SDK import
 
 DEFAULT_URL = f"http://{DEFAULT_HOST}:{DEFAULT_PORT}"
@@ -52,8 +54,11 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--preset", default=None, help="fast or balanced (the default)")
     r.add_argument("--explain", action="store_true", help="with --json: each item's path ranks and factors")
     r.add_argument("--include", action="append", default=[], choices=["forgotten", "superseded", "quarantined"],
-                   help="admin only (repeatable): also these states; sends $HINDSIGHT_ADMIN_TOKEN")
+                   help="admin only (repeatable): also these states; needs $HINDSIGHT_API_KEY with the admin scope")
     r.add_argument("--json", action="store_true", help="print the raw JSON answer")
+
+    add_keys_arguments(sub.add_parser("keys", help="create, list and revoke API keys (in the data directory "
+                                                   "or, with HINDSIGHT_LOG_BACKEND=kafka, in PostgreSQL)"))
 
     add_mcp_arguments(sub.add_parser("mcp", help="serve the memory tools to agents over MCP (stdio or streamable HTTP)"))
 
@@ -101,6 +106,8 @@ def main(argv: list[str] | None = None) -> int:
             return run_from_args(args)
         if args.command == "run":
             return _run_service(args)
+        if args.command == "keys":
+            return asyncio.run(run_keys(args))
         if args.command == "ingest":
             return _ingest(args)
         if args.command == "recall":
@@ -141,10 +148,18 @@ def _run_service(args: argparse.Namespace) -> int:
 
     from hindsight_services.process import create_service_app
 
-    settings = load_settings(host=args.host, port=args.port, grpc_port=args.grpc_port)
+    # The cluster requires API keys unless HINDSIGHT_AUTH says otherwise.
+    auth = None if os.environ.get("HINDSIGHT_AUTH") else "required"
+    settings = load_settings(host=args.host, port=args.port, grpc_port=args.grpc_port, auth=auth)
     app = create_service_app(args.service, settings)
     uvicorn.run(app, host=settings.host, port=settings.port, log_level="info")
     return 0
+
+
+def _key_header() -> dict[str, str]:
+    # From the environment only: a key on the command line is visible to every user.
+    key = os.environ.get("HINDSIGHT_API_KEY")
+    return {"authorization": f"Bearer {key}"} if key else {}
 
 
 def _read_lines(path: Path) -> list[dict[str, Any]]:
@@ -163,7 +178,7 @@ def _read_lines(path: Path) -> list[dict[str, Any]]:
 def _ingest(args: argparse.Namespace) -> int:
     items = _read_lines(args.file)
     sent = 0
-    with httpx.Client(base_url=args.url, timeout=60) as client:
+    with httpx.Client(base_url=args.url, timeout=60, headers=_key_header()) as client:
         for i in range(0, len(items), args.batch):
             r = client.post("/v1/interactions", json={"interactions": items[i : i + args.batch]})
             if r.status_code >= 400:
@@ -180,12 +195,8 @@ def _recall(args: argparse.Namespace) -> int:
                                "query": args.query, "k": args.k, "preset": args.preset,
                                "explain": args.explain or None, "include": args.include or None}.items()
             if v is not None}
-    headers = {}
-    if args.include and os.environ.get("HINDSIGHT_ADMIN_TOKEN"):
-        # From the environment only: a token on the command line is visible to every user.
-        headers["authorization"] = f"Bearer {os.environ['HINDSIGHT_ADMIN_TOKEN']}"
-    with httpx.Client(base_url=args.url, timeout=60) as client:
-        r = client.post("/v1/recall", json=body, headers=headers)
+    with httpx.Client(base_url=args.url, timeout=60, headers=_key_header()) as client:
+        r = client.post("/v1/recall", json=body)
     if r.status_code >= 400:
         print(f"hindsight: {r.status_code} {r.text}", file=sys.stderr)
         return 1

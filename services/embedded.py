@@ -22,6 +22,7 @@ from hindsight_common.consumer import Consumer, supervise
 from hindsight_common.errors import ConfigurationError
 from hindsight_common.factory import (
     make_access_counts,
+    make_credentials,
     make_embedder,
     make_graph_store,
     make_log,
@@ -42,8 +43,11 @@ from hindsight_common.ports.reflect_state import ReflectState
 from hindsight_common.recall.access import AccessRecorder, access_lookup
 from hindsight_common.recall.engine import RecallEngine, RecallSettings
 from hindsight_common.recall.presets import PRESETS, Preset
+from hindsight_common.security.credentials_access import Authenticator
 from hindsight_common.settings import Settings
 from hindsight_common.text.tokens import count_tokens
+from hindsight_services import auth_routes
+from hindsight_services.auth import needs, warn_if_open
 from hindsight_services.consolidate import wiring as consolidate_wiring
 from hindsight_services.embed import wiring as embed_wiring
 from hindsight_services.grpc_api.server import GrpcGateway, build_server
@@ -221,15 +225,18 @@ def create_app(
     does; tests and benchmarks leave it off, so they never compete for the port).
     """
     runtime = EmbeddedRuntime(settings, embedder, reranker, presets)
+    auth = Authenticator.from_settings(settings, make_credentials(settings))
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        warn_if_open(settings)
         await runtime.start()
         grpc_gateway: GrpcGateway | None = None
         try:
             if serve_grpc and settings.grpc_port:  # gRPC beside HTTP, over the same handlers
                 grpc_gateway = build_server(
-                    lambda: runtime.query, lambda: Ingest(runtime.log, settings), settings, settings.grpc_port
+                    lambda: runtime.query, lambda: Ingest(runtime.log, settings), settings, settings.grpc_port,
+                    auth=auth,
                 )
                 await grpc_gateway.start()
             app.state.grpc = grpc_gateway
@@ -240,9 +247,11 @@ def create_app(
             if grpc_gateway is not None:
                 await grpc_gateway.stop()
             await runtime.stop()
+            await auth.store.close()
 
     app = FastAPI(title="Hindsight", version="0.1.0", lifespan=lifespan)
     app.state.runtime = runtime
+    app.state.auth = auth
     app.state.ready = False
     install_error_handlers(app)
 
@@ -252,13 +261,14 @@ def create_app(
         ok = bool(app.state.ready)
         return JSONResponse({"status": "ok" if ok else "starting"}, status_code=200 if ok else 503)
 
-    @app.get("/v1/status")
+    @app.get("/v1/status", dependencies=[needs(auth, "read")])
     async def status() -> dict[str, Any]:
         """Log heads and each consumer's position: ``caught_up`` means every
         write acknowledged so far is visible to recall."""
         return await runtime.status()
 
-    app.include_router(ingest_wiring.router(lambda: runtime.log, settings))
-    app.include_router(query_wiring.router(lambda: runtime.query, settings))
+    app.include_router(ingest_wiring.router(lambda: runtime.log, settings, auth))
+    app.include_router(query_wiring.router(lambda: runtime.query, settings, auth))
+    app.include_router(auth_routes.router(settings, auth))
     app.include_router(ui_router())
     return app

@@ -11,9 +11,11 @@ the answer back into a message. Errors become gRPC statuses with details:
     IdempotencyConflict   ALREADY_EXISTS
     NotFound              NOT_FOUND
     Forbidden             PERMISSION_DENIED details and metadata as INVALID_ARGUMENT's
-                                            (an admin option without the admin token,
-                                            sent as metadata ``authorization: Bearer <token>``)
-    AuthError             UNAUTHENTICATED
+                                            (a scope or tenant the API key does not hold,
+                                            an admin option without the admin scope)
+    AuthError             UNAUTHENTICATED   no valid API key in metadata
+                                            ``authorization: Bearer <key>``
+    RateLimited           RESOURCE_EXHAUSTED  trailing metadata ``retry-after``: seconds
     PersistenceError,
     ProjectionError,
     ProviderError,
@@ -39,6 +41,7 @@ from grpc_reflection.v1alpha import reflection
 from pydantic import ValidationError
 
 from hindsight_common.admin import require_admin
+from hindsight_common.api import ForgetIn, IngestRequest, RecallIn, ReflectIn, SessionCloseIn
 from hindsight_common.errors import (
     AuthError,
     ConfigurationError,
@@ -50,9 +53,14 @@ from hindsight_common.errors import (
     Problem,
     ProjectionError,
     ProviderError,
+    RateLimited,
     ServiceUnavailable,
 )
+from hindsight_common.security.credentials import Principal
+from hindsight_common.security.credentials_access import Authenticator, require_scope, tenant_for
+from hindsight_common.security.credentials_limits import retry_after_header
 from hindsight_common.settings import Settings
+from hindsight_services.auth import bind_tenant
 from hindsight_services.grpc_api import convert
 from hindsight_services.grpc_api import hindsight_pb2 as pb
 from hindsight_services.grpc_api import hindsight_pb2_grpc as pb_grpc
@@ -101,6 +109,9 @@ def failure(e: Exception) -> Failure:
         return _invalid(grpc.StatusCode.PERMISSION_DENIED, e.message, e.problems)
     if isinstance(e, AuthError):
         return Failure(grpc.StatusCode.UNAUTHENTICATED, str(e))
+    if isinstance(e, RateLimited):
+        return Failure(grpc.StatusCode.RESOURCE_EXHAUSTED, str(e),
+                       (("retry-after", retry_after_header(e.retry_after_s)),))
     if isinstance(e, (PersistenceError, ProjectionError, ProviderError, ServiceUnavailable)):
         return Failure(grpc.StatusCode.UNAVAILABLE, f"{e}; retry later")
     return Failure(grpc.StatusCode.INTERNAL, "internal error")
@@ -130,6 +141,7 @@ def idempotency_key(msg: pb.RetainRequest) -> str | None:
 
 
 Context = grpc.aio.ServicerContext
+B = TypeVar("B", IngestRequest, SessionCloseIn, ReflectIn, ForgetIn, RecallIn)
 
 
 def authorization(context: Context[Q, R]) -> str | None:
@@ -141,20 +153,36 @@ def authorization(context: Context[Q, R]) -> str | None:
 
 
 class HindsightServicer(pb_grpc.HindsightServicer):
-    """hindsight.v1.Hindsight: each rpc is the HTTP route's handler call."""
+    """hindsight.v1.Hindsight: each rpc is the HTTP route's handler call, after the same
+    credential check (:meth:`_principal`: scope ``read`` for reads, ``write`` for writes,
+    the tenant taken from the key)."""
 
-    def __init__(self, query: Callable[[], Query], ingest: Callable[[], Ingest], settings: Settings) -> None:
+    def __init__(self, query: Callable[[], Query], ingest: Callable[[], Ingest], settings: Settings,
+                 auth: Authenticator) -> None:
         self._query = query
         self._ingest = ingest
         self._settings = settings
+        self._auth = auth
+
+    async def _principal(self, context: Context[Q, R], scope: str, rpc: str) -> Principal | None:
+        principal = await self._auth.authenticate(authorization(context))
+        require_scope(principal, scope, f"{SERVICE_NAME}/{rpc}")
+        return principal
+
+    def _bind(self, principal: Principal | None, body: B) -> B:
+        return bind_tenant(principal, body, self._settings)
+
+    def _tenant(self, principal: Principal | None, asked: str | None) -> str:
+        return tenant_for(principal, asked, self._settings.default_tenant)
 
     async def Recall(  # noqa: N802 - the rpc's name
         self, request: pb.RecallRequest, context: Context[pb.RecallRequest, pb.RecallResponse]
     ) -> pb.RecallResponse:
         async def work() -> pb.RecallResponse:
-            body = convert.recall_in(request)
+            principal = await self._principal(context, "read", "Recall")
+            body = self._bind(principal, convert.recall_in(request))
             if body.include:
-                require_admin(self._settings, authorization(context), "include")
+                require_admin(principal, "include")
             return convert.recall_response(await self._query().recall(body))
 
         return await answer(context, work)
@@ -165,8 +193,10 @@ class HindsightServicer(pb_grpc.HindsightServicer):
         context: Context[pb.GetSessionContextRequest, pb.GetSessionContextResponse],
     ) -> pb.GetSessionContextResponse:
         async def work() -> pb.GetSessionContextResponse:
+            principal = await self._principal(context, "read", "GetSessionContext")
             p = convert.session_context_params(request)
-            out = await self._query().session_context(p.session, p.tenant, p.user, p.budget)
+            out = await self._query().session_context(
+                p.session, self._tenant(principal, p.tenant), p.user, p.budget)
             return convert.session_context_response(out)
 
         return await answer(context, work)
@@ -175,7 +205,8 @@ class HindsightServicer(pb_grpc.HindsightServicer):
         self, request: pb.RetainRequest, context: Context[pb.RetainRequest, pb.RetainResponse]
     ) -> pb.RetainResponse:
         async def work() -> pb.RetainResponse:
-            body = convert.ingest_request(request)
+            principal = await self._principal(context, "write", "Retain")
+            body = self._bind(principal, convert.ingest_request(request))
             key = idempotency_key(request)
             # Without a raw body, Ingest fingerprints the validated batch (its canonical
             # JSON), so a retry of the same batch matches whatever its wire encoding.
@@ -189,7 +220,9 @@ class HindsightServicer(pb_grpc.HindsightServicer):
         context: Context[pb.CloseSessionRequest, pb.CloseSessionResponse],
     ) -> pb.CloseSessionResponse:
         async def work() -> pb.CloseSessionResponse:
+            principal = await self._principal(context, "write", "CloseSession")
             session, body = convert.close_session_in(request)
+            body = self._bind(principal, body)
             return convert.close_session_response(await self._ingest().close_session(session, body))
 
         return await answer(context, work)
@@ -198,7 +231,8 @@ class HindsightServicer(pb_grpc.HindsightServicer):
         self, request: pb.ReflectRequest, context: Context[pb.ReflectRequest, pb.ReflectResponse]
     ) -> pb.ReflectResponse:
         async def work() -> pb.ReflectResponse:
-            out = await self._ingest().request_reflection(convert.reflect_in(request))
+            principal = await self._principal(context, "write", "Reflect")
+            out = await self._ingest().request_reflection(self._bind(principal, convert.reflect_in(request)))
             return convert.reflect_response(out)
 
         return await answer(context, work)
@@ -207,7 +241,8 @@ class HindsightServicer(pb_grpc.HindsightServicer):
         self, request: pb.ForgetRequest, context: Context[pb.ForgetRequest, pb.ForgetResponse]
     ) -> pb.ForgetResponse:
         async def work() -> pb.ForgetResponse:
-            out = await self._ingest().forget(request.memory_id, convert.forget_in(request))
+            principal = await self._principal(context, "write", "Forget")
+            out = await self._ingest().forget(request.memory_id, self._bind(principal, convert.forget_in(request)))
             return convert.forget_response(out)
 
         return await answer(context, work)
@@ -218,11 +253,13 @@ class HindsightServicer(pb_grpc.HindsightServicer):
         context: Context[pb.ListMemoriesRequest, pb.ListMemoriesResponse],
     ) -> pb.ListMemoriesResponse:
         async def work() -> pb.ListMemoriesResponse:
+            principal = await self._principal(context, "read", "ListMemories")
             p = convert.list_memories_params(request)
+            tenant = self._tenant(principal, p.tenant)
             if p.include:
-                require_admin(self._settings, authorization(context), "include")
+                require_admin(principal, "include")
             out = await self._query().list_memories(
-                p.tenant, p.user, types=scope_types(p.types, p.include), session=p.session,
+                tenant, p.user, types=scope_types(p.types, p.include), session=p.session,
                 kinds=tuple(p.kinds), keys=tuple(p.keys), tags=tuple(p.tags), limit=p.limit, offset=p.offset)
             return convert.list_memories_response(out)
 
@@ -232,10 +269,12 @@ class HindsightServicer(pb_grpc.HindsightServicer):
         self, request: pb.GetMemoryRequest, context: Context[pb.GetMemoryRequest, pb.GetMemoryResponse]
     ) -> pb.GetMemoryResponse:
         async def work() -> pb.GetMemoryResponse:
+            principal = await self._principal(context, "read", "GetMemory")
             p = convert.memory_params(request)
+            tenant = self._tenant(principal, p.tenant)
             if p.include:
-                require_admin(self._settings, authorization(context), "include")
-            memory = await self._query().memory(p.tenant, p.memory_id, include=tuple(p.include))
+                require_admin(principal, "include")
+            memory = await self._query().memory(tenant, p.memory_id, include=tuple(p.include))
             return convert.memory_response(memory)
 
         return await answer(context, work)
@@ -276,11 +315,13 @@ def build_server(
     settings: Settings,
     port: int,
     *,
+    auth: Authenticator,
     host: str | None = None,
 ) -> GrpcGateway:
     """The gRPC gateway on ``host`` (default ``settings.host``, 127.0.0.1) and ``port``
     (0: a free port), not yet started. The getters return the handlers once the
-    services are up; they are called per rpc, like the HTTP routes' getters.
+    services are up; they are called per rpc, like the HTTP routes' getters. ``auth``
+    checks every rpc's credential (health and reflection stay open, as ``/healthz``).
 
     Raises ConfigurationError when the address cannot be bound.
     """
@@ -293,7 +334,7 @@ def build_server(
         # silently share it. Without it, a taken port fails here with a clear error.
         ("grpc.so_reuseport", 0),
     ])
-    pb_grpc.add_HindsightServicer_to_server(HindsightServicer(query_getter, ingest_getter, settings), server)
+    pb_grpc.add_HindsightServicer_to_server(HindsightServicer(query_getter, ingest_getter, settings, auth), server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection(

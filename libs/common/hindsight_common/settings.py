@@ -94,11 +94,17 @@ class Settings(BaseSettings):
         None, repr=False, description="postgresql://user:password@host:port/database"
     )
 
-    # Admin-only request options (recall's and browsing's ``include``) need this token as
-    # ``Authorization: Bearer <token>``; unset (or empty): admin options are refused.
-    admin_token: str | None = Field(
-        None, repr=False, description="Bearer token for admin-only options; unset: they are disabled."
-    )
+    # Credentials (README, "Security: credentials"). "required": every HTTP route but
+    # /healthz and the UI's static files, every gRPC method and (through the gateway)
+    # every MCP tool needs an API key (Authorization: Bearer hsk_...). "off": requests
+    # without a key act on the tenant they name; a key that is sent is still checked,
+    # and admin options (include=, /v1/admin/keys) always need a key with the admin scope.
+    # Embedded default: off (logged as a WARNING at start); `hindsight run` defaults to required.
+    auth: Literal["required", "off"] = "off"
+    # Per-key token bucket: a key may send rate_limit_per_s requests a second on average
+    # and burst up to rate_limit_burst at once (per process); 0 turns the limit off.
+    rate_limit_per_s: float = Field(50.0, ge=0, description="Requests per second per API key; 0: no limit.")
+    rate_limit_burst: int = Field(100, ge=1, description="Requests a key may send at once.")
 
     # Write API limits: a clear 4xx beyond them, nothing appended.
     default_tenant: str = "default"
@@ -151,6 +157,10 @@ class Settings(BaseSettings):
     @property
     def reflect_state_path(self) -> Path:
         return self.data_dir / "state" / "reflect.sqlite3"
+
+    @property
+    def credentials_path(self) -> Path:
+        return self.data_dir / "state" / "credentials.sqlite3"
 
     @property
     def access_counts_path(self) -> Path:

@@ -1,0 +1,104 @@
+"""Who may do what: authenticate a bearer key, check its scope and tenant. Shared by the
+HTTP routes (``services/auth.py``), gRPC and, through the gateway, MCP.
+
+    required  no key: AuthError (401); unknown, malformed or revoked key: AuthError
+    off       no key: anonymous, acting on the tenant the request names (the default
+              tenant when none), with every scope but ``admin``; a key that is sent is
+              checked as when required, and then binds the request to its tenant
+
+A key's tenant is the only tenant its requests may touch: a request that names another is
+Forbidden (403), as is one that needs a scope the key lacks. Messages say which scope or
+tenant was wrong and never echo the secret.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import UTC, datetime
+
+from hindsight_common.errors import AuthError, Forbidden, Problem, RateLimited
+from hindsight_common.ports.credentials import Credentials
+from hindsight_common.security.credentials import KEY_PREFIX, Principal, bearer_token, key_id_of, key_matches
+from hindsight_common.security.credentials_limits import RateLimiter
+from hindsight_common.settings import Settings
+
+log = logging.getLogger(__name__)
+
+SEND_A_KEY = f"send Authorization: Bearer <API key> (a {KEY_PREFIX}... key from `hindsight keys create`)"
+ANONYMOUS_SCOPES = frozenset({"read", "write", "erase"})
+
+
+class Authenticator:
+    """Checks credentials against ``store``; ``required`` is ``HINDSIGHT_AUTH=required``."""
+
+    def __init__(self, store: Credentials, *, required: bool, limiter: RateLimiter | None = None) -> None:
+        self.store = store
+        self.required = required
+        self.limiter = limiter
+
+    @classmethod
+    def from_settings(cls, settings: Settings, store: Credentials) -> Authenticator:
+        limiter = (RateLimiter(settings.rate_limit_per_s, settings.rate_limit_burst)
+                   if settings.rate_limit_per_s > 0 else None)
+        return cls(store, required=settings.auth == "required", limiter=limiter)
+
+    async def authenticate(self, authorization: str | None) -> Principal | None:
+        """The principal an ``Authorization`` value names; None for an anonymous request
+        while auth is off. Raises AuthError (no, malformed, unknown or revoked key),
+        RateLimited (the key is over its limit), PersistenceError (the store is down)."""
+        sent = (authorization or "").strip()
+        if not sent:
+            if self.required:
+                raise AuthError(f"this gateway requires an API key: {SEND_A_KEY}")
+            return None
+        token = bearer_token(sent)
+        if token is None:
+            raise AuthError(f"the Authorization header is not a bearer token: {SEND_A_KEY}")
+        key_id = key_id_of(token)
+        if key_id is None:
+            raise AuthError(f"the bearer token is not a Hindsight API key ({KEY_PREFIX}<id>_<secret>)")
+        record = await self.store.find(key_id)
+        if record is None or not key_matches(record, token):
+            log.warning("authentication failed: unknown key id or wrong secret (key %s)", key_id)
+            raise AuthError(f"API key {key_id} is not valid: unknown key id or wrong secret")
+        if record.revoked_at is not None:
+            log.warning("authentication failed: revoked key %s", key_id)
+            raise AuthError(f"API key {key_id} was revoked at {record.revoked_at.isoformat()}")
+        if self.limiter is not None:
+            wait = self.limiter.take(key_id)
+            if wait > 0:
+                raise RateLimited(
+                    f"API key {key_id} is over its rate limit ({self.limiter.rate:g} requests/s, "
+                    f"burst {self.limiter.burst}); retry in {wait:.2f} s", wait)
+        return Principal(record.key_id, record.tenant, record.scopes)
+
+
+def require_scope(principal: Principal | None, scope: str, what: str) -> None:
+    """Return when ``principal`` (None: anonymous, auth off) holds ``scope``; otherwise
+    raise Forbidden naming the scope and ``what`` needs it."""
+    held = ANONYMOUS_SCOPES if principal is None else principal.scopes
+    if scope in held:
+        return
+    if principal is None:
+        message = f"{what} needs an API key with the {scope!r} scope; {SEND_A_KEY}"
+    else:
+        have = ", ".join(sorted(principal.scopes)) or "none"
+        message = f"{what} needs the {scope!r} scope; API key {principal.key_id} has {have}"
+    raise Forbidden(message, [Problem("authorization", f"missing scope {scope!r}")])
+
+
+def tenant_for(principal: Principal | None, asked: str | None, default: str, field: str = "tenant") -> str:
+    """The tenant a request acts on: its key's (a named tenant must match it), or for an
+    anonymous request the one it names, else ``default``. Raises Forbidden naming both
+    tenants when they differ."""
+    if principal is None:
+        return asked or default
+    if asked is not None and asked != principal.tenant:
+        raise Forbidden(
+            f"API key {principal.key_id} belongs to tenant {principal.tenant!r} and cannot act on "
+            f"tenant {asked!r}", [Problem(field, f"must be {principal.tenant!r} (the key's tenant) or left out")])
+    return principal.tenant
+
+
+def now() -> datetime:
+    return datetime.now(UTC)

@@ -1,0 +1,66 @@
+"""The admin API for API keys: ``/v1/admin/keys``, scope ``admin``, bound to the key's tenant.
+
+    GET  /v1/admin/keys                   the tenant's keys (never a secret or a hash)
+    POST /v1/admin/keys                   {"scopes": [...], "name"?, "tenant"?} -> 201, the
+                                          new key in ``key`` (shown this once) and its record
+    POST /v1/admin/keys/{key_id}:revoke   revoke one of the tenant's keys -> 200, its record
+
+An admin key manages only its own tenant's keys: naming another tenant is 403, and a key
+id of another tenant is 404, as one that does not exist (ids are not a way to probe).
+The first key of a tenant comes from ``hindsight keys create`` on the command line.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from hindsight_common.events.base import Identifier
+from hindsight_common.security.credentials import new_key
+from hindsight_common.security.credentials_access import Authenticator, now
+from hindsight_common.settings import Settings
+from hindsight_services.auth import needs, tenant_of
+from hindsight_services.http import parse_body
+
+Scope = Literal["read", "write", "admin", "erase"]
+
+
+class KeyCreateIn(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    tenant: Identifier | None = Field(None, description="Must be the admin key's tenant, or left out.")
+    scopes: list[Scope] = Field(min_length=1, description="read, write, admin, erase")
+    name: str | None = Field(None, max_length=200, description="What the key is for (shown in lists).")
+
+
+def router(settings: Settings, auth: Authenticator) -> APIRouter:
+    api = APIRouter(tags=["admin"], dependencies=[needs(auth, "admin")])
+
+    @api.get("/v1/admin/keys")
+    async def list_keys(request: Request) -> JSONResponse:
+        """The API keys of the admin key's tenant, oldest first, revoked ones included."""
+        tenant = tenant_of(request, None, settings)
+        return JSONResponse({"keys": [k.describe() for k in await auth.store.list(tenant)]})
+
+    @api.post("/v1/admin/keys", status_code=201)
+    async def create_key(request: Request) -> JSONResponse:
+        """A new key for the admin key's tenant; the answer's ``key`` is the only time the
+        secret is shown."""
+        body, _ = await parse_body(request, KeyCreateIn, settings.max_body_bytes)
+        tenant = tenant_of(request, body.tenant, settings)
+        key, record = new_key(tenant, body.scopes, now(), body.name)
+        await auth.store.add(record)
+        return JSONResponse({"key": key, **record.describe()}, status_code=201)
+
+    @api.post("/v1/admin/keys/{key_id}:revoke")
+    async def revoke_key(key_id: str, request: Request) -> JSONResponse:
+        """Revoke a key of the admin key's tenant: from now on it is answered 401."""
+        tenant = tenant_of(request, None, settings)
+        # Revoking the very key that asks is allowed: its next request is 401.
+        record = await auth.store.revoke(key_id, now(), tenant=tenant)
+        return JSONResponse(record.describe())
+
+    return api

@@ -1,0 +1,68 @@
+"""``hindsight keys``: create, list and revoke API keys, straight in the credential store.
+
+The store is the one the server reads (``factory.make_credentials``): the data
+directory's ``state/credentials.sqlite3`` (``--data-dir`` or ``HINDSIGHT_DATA_DIR``), or
+PostgreSQL when ``HINDSIGHT_LOG_BACKEND=kafka`` (``HINDSIGHT_POSTGRES_DSN``). A running
+server sees a new or revoked key on its next request. ``create`` prints the key, and
+nothing else, on stdout (``KEY=$(hindsight keys create ...)``); everything else goes to
+stderr. Whoever can run this command can write to that store: it is the bootstrap for the
+first admin key, which then manages its tenant's keys through ``/v1/admin/keys``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from hindsight_common.factory import make_credentials
+from hindsight_common.security.credentials import SCOPES, new_key
+from hindsight_common.security.credentials_access import now
+from hindsight_common.settings import load_settings
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--data-dir", type=Path, default=None,
+                        help="embedded: the server's data directory (HINDSIGHT_DATA_DIR, default ./.hindsight)")
+    sub = parser.add_subparsers(dest="keys", required=True)
+    c = sub.add_parser("create", help="create a key; prints it (shown this once) on stdout")
+    c.add_argument("--tenant", required=True)
+    c.add_argument("--scopes", required=True, help=f"comma-separated: {','.join(SCOPES)}")
+    c.add_argument("--name", default=None, help="what the key is for (shown by list)")
+    ls = sub.add_parser("list", help="the keys (never their secrets)")
+    ls.add_argument("--tenant", default=None, help="only this tenant's")
+    ls.add_argument("--json", action="store_true", help="one JSON object per key")
+    rv = sub.add_parser("revoke", help="revoke a key by its id: from now on it is refused (401)")
+    rv.add_argument("key_id")
+
+
+async def run_keys(args: argparse.Namespace) -> int:
+    store = make_credentials(load_settings(data_dir=args.data_dir))
+    try:
+        if args.keys == "create":
+            key, record = new_key(args.tenant, args.scopes, now(), args.name)
+            await store.add(record)
+            print(f"created API key {record.key_id} for tenant {record.tenant} "
+                  f"({', '.join(sorted(record.scopes))}); it is shown only now", file=sys.stderr)
+            print(key)
+            return 0
+        if args.keys == "list":
+            keys = await store.list(args.tenant)
+            for k in keys:
+                d = k.describe()
+                if args.json:
+                    print(json.dumps(d))
+                else:
+                    state = f"revoked {d['revoked_at']}" if d["revoked_at"] else "active"
+                    scopes = ",".join(sorted(k.scopes, key=SCOPES.index))
+                    print(f"{k.key_id}  {k.tenant}  {scopes}  {state}  {k.name or ''}".rstrip())
+            if not keys:
+                print("no API keys", file=sys.stderr)
+            return 0
+        record = await store.revoke(args.key_id, now())
+        print(f"revoked API key {record.key_id} of tenant {record.tenant} "
+              f"at {record.revoked_at.isoformat() if record.revoked_at else '?'}", file=sys.stderr)
+        return 0
+    finally:
+        await store.close()
