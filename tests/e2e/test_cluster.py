@@ -4,7 +4,8 @@ PostgreSQL, Elasticsearch (text and kNN vectors) and Neo4j.
 Ingest through the gateway with the Python SDK, wait until visible, recall; then
 kill -9 the embed and project services mid-stream, restart them, and count every
 projection: zero lost, zero duplicated. A forgotten memory stays hidden except from
-an admin. (No Qdrant server can run here, so the vector projection is
+an admin. `hindsight run` requires API keys: the test creates them with `hindsight keys
+create` (in PostgreSQL) and every call carries one. (No Qdrant server can run here, so the vector projection is
 Elasticsearch's kNN; the Qdrant adapter has its own suite.)
 """
 
@@ -35,7 +36,7 @@ SERVICES = ("ingest", "embed", "project", "reflect", "consolidate", "query")
 # Per run: reflect's state (turns per session, known memories) lives in PostgreSQL and
 # outlives a run; a fixed tenant would pile up turns until sessions get summaries.
 TENANT = f"cluster-e2e-{uuid.uuid4().hex[:8]}"
-ADMIN_TOKEN = "cluster-admin-token"
+ADMIN_TENANT = f"{TENANT}-admin"
 
 
 class Cluster:
@@ -44,6 +45,13 @@ class Cluster:
         self.logs = logs
         self.ports = {s: free_port() for s in SERVICES}
         self.procs: dict[str, subprocess.Popen[bytes]] = {}
+        self.keys: dict[str, str] = {}
+
+    def create_key(self, name: str, tenant: str, scopes: str) -> None:
+        made = subprocess.run([sys.executable, "-m", "hindsight_services.cli", "keys", "create",
+                               "--tenant", tenant, "--scopes", scopes], env=self.env,
+                              capture_output=True, text=True, timeout=60, check=True)
+        self.keys[name] = made.stdout.strip()
 
     @property
     def gateway(self) -> str:
@@ -78,9 +86,9 @@ class Cluster:
         for service in list(self.procs):
             self.kill(service, signal.SIGTERM)
 
-    def client(self, tenant: str = TENANT, admin_token: str | None = None) -> Hindsight:
-        """The Python SDK on the gateway (the query service)."""
-        return Hindsight(self.gateway, tenant=tenant, admin_token=admin_token, timeout=60)
+    def client(self, key: str = "writer") -> Hindsight:
+        """The Python SDK on the gateway (the query service), with one of ``keys``."""
+        return Hindsight(self.gateway, api_key=self.keys[key], timeout=60)
 
     def wait_caught_up(self, timeout_s: float = 180) -> None:
         with self.client() as hs:
@@ -109,9 +117,12 @@ def cluster(tmp_path: Path) -> Iterator[Cluster]:
         "HINDSIGHT_REFLECT_EVERY_N_TURNS": "1000000",  # keep this test's projections episodic only
         "HINDSIGHT_POLL_TIMEOUT_S": "0.2",
         "HINDSIGHT_GRPC_PORT": str(free_port()),
-        "HINDSIGHT_ADMIN_TOKEN": ADMIN_TOKEN,
     }
+    env.pop("HINDSIGHT_AUTH", None)  # `hindsight run`'s own default: required
     c = Cluster(env, tmp_path)
+    c.create_key("writer", TENANT, "read,write")
+    c.create_key("member", ADMIN_TENANT, "read,write")
+    c.create_key("admin", ADMIN_TENANT, "read,write,admin")
     try:
         for service in SERVICES:
             c.start(service)
@@ -144,8 +155,7 @@ async def projection_ids(env: dict[str, str]) -> dict[str, list[str]]:
 def forgotten_only_for_admins(cluster: Cluster) -> None:
     """Reflect a session, forget its memory: hidden by default, shown to the admin. In a
     tenant of its own, apart from the projections counted below."""
-    tenant = f"{TENANT}-admin"
-    with cluster.client(tenant) as hs, cluster.client(tenant, ADMIN_TOKEN) as admin:
+    with cluster.client("member") as hs, cluster.client("admin") as admin:
         hs.retain("I love sailing on the lake.", user="fay", session="s1", speaker="Fay")
         hs.close_session("s1", user="fay")
         deadline = time.monotonic() + 120
@@ -166,6 +176,12 @@ def forgotten_only_for_admins(cluster: Cluster) -> None:
 
 
 def test_six_processes_ingest_recall_and_survive_kill_9(cluster: Cluster) -> None:
+    for service in ("query", "ingest"):  # no key, no answer, at the gateway and behind it
+        r = httpx.post(f"http://127.0.0.1:{cluster.ports[service]}/v1/interactions", json={"interactions": turns(0, 1)})
+        assert r.status_code == 401 and r.json()["error"]["code"] == "unauthorized", service
+    with Hindsight(cluster.gateway, api_key=cluster.keys["member"], timeout=60) as other:
+        with pytest.raises(Forbidden):  # a key of another tenant
+            other.retain_many(turns(0, 1))
     with cluster.client() as hs:
         acked = [e.event_id for e in hs.retain_many(turns(0, 20)).events]
         assert len(acked) == 20
