@@ -28,10 +28,10 @@ def needs(auth: Authenticator, scope: str) -> Any:
     """A dependency that lets a request through only with ``scope`` (401/403/429 otherwise)."""
 
     async def check(request: Request) -> None:
-        principal = await auth.authenticate(request.headers.get("authorization"))
         route = request.scope.get("route")
         what = f"{request.method} {getattr(route, 'path', request.url.path)}"
-        require_scope(principal, scope, what)
+        principal = await auth.authenticate(request.headers.get("authorization"), target=what)
+        require_scope(principal, scope, what, auth.audit)
         request.state.principal = principal
 
     return Depends(check)

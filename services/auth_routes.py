@@ -8,6 +8,9 @@
 An admin key manages only its own tenant's keys: naming another tenant is 403, and a key
 id of another tenant is 404, as one that does not exist (ids are not a way to probe).
 The first key of a tenant comes from ``hindsight keys create`` on the command line.
+
+Each action is audited (``AuditRecorded`` on ``hindsight.audit.v1``: ``key.list``,
+``key.create``, ``key.revoke``) and answered only once its audit event is durable.
 """
 
 from __future__ import annotations
@@ -18,11 +21,14 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
+from hindsight_common.errors import HindsightError, NotFound
+from hindsight_common.events.audit import ANONYMOUS, AuditOutcome, AuditRecorded
 from hindsight_common.events.base import Identifier
 from hindsight_common.security.credentials import new_key
 from hindsight_common.security.credentials_access import Authenticator, now
+from hindsight_common.security.credentials_audit import AuditTrail
 from hindsight_common.settings import Settings
-from hindsight_services.auth import needs, tenant_of
+from hindsight_services.auth import needs, principal_of, tenant_of
 from hindsight_services.http import parse_body
 
 Scope = Literal["read", "write", "admin", "erase"]
@@ -36,14 +42,24 @@ class KeyCreateIn(BaseModel):
     name: str | None = Field(None, max_length=200, description="What the key is for (shown in lists).")
 
 
-def router(settings: Settings, auth: Authenticator) -> APIRouter:
+def router(settings: Settings, auth: Authenticator, audit: AuditTrail) -> APIRouter:
     api = APIRouter(tags=["admin"], dependencies=[needs(auth, "admin")])
+
+    async def audited(request: Request, action: str, tenant: str, target: str | None,
+                      outcome: AuditOutcome = "ok", reason: str = "") -> None:
+        principal = principal_of(request)
+        actor = principal.key_id if principal else None
+        await audit.record(AuditRecorded(
+            tenant=tenant, user=actor or ANONYMOUS, occurred_at=now(), action=action, outcome=outcome,
+            credential=actor, interface="http", target=target, reason=reason))
 
     @api.get("/v1/admin/keys")
     async def list_keys(request: Request) -> JSONResponse:
         """The API keys of the admin key's tenant, oldest first, revoked ones included."""
         tenant = tenant_of(request, None, settings)
-        return JSONResponse({"keys": [k.describe() for k in await auth.store.list(tenant)]})
+        keys = await auth.store.list(tenant)
+        await audited(request, "key.list", tenant, None)
+        return JSONResponse({"keys": [k.describe() for k in keys]})
 
     @api.post("/v1/admin/keys", status_code=201)
     async def create_key(request: Request) -> JSONResponse:
@@ -53,6 +69,12 @@ def router(settings: Settings, auth: Authenticator) -> APIRouter:
         tenant = tenant_of(request, body.tenant, settings)
         key, record = new_key(tenant, body.scopes, now(), body.name)
         await auth.store.add(record)
+        try:
+            await audited(request, "key.create", tenant, record.key_id)
+        except HindsightError:
+            # No key without its audit event: take it back (the caller never saw it).
+            await auth.store.revoke(record.key_id, now())
+            raise
         return JSONResponse({"key": key, **record.describe()}, status_code=201)
 
     @api.post("/v1/admin/keys/{key_id}:revoke")
@@ -60,7 +82,12 @@ def router(settings: Settings, auth: Authenticator) -> APIRouter:
         """Revoke a key of the admin key's tenant: from now on it is answered 401."""
         tenant = tenant_of(request, None, settings)
         # Revoking the very key that asks is allowed: its next request is 401.
-        record = await auth.store.revoke(key_id, now(), tenant=tenant)
+        try:
+            record = await auth.store.revoke(key_id, now(), tenant=tenant)
+        except NotFound:
+            await audited(request, "key.revoke", tenant, key_id, "failed", "no such key in this tenant")
+            raise
+        await audited(request, "key.revoke", tenant, key_id)
         return JSONResponse(record.describe())
 
     return api

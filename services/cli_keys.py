@@ -7,6 +7,9 @@ server sees a new or revoked key on its next request. ``create`` prints the key,
 nothing else, on stdout (``KEY=$(hindsight keys create ...)``); everything else goes to
 stderr. Whoever can run this command can write to that store: it is the bootstrap for the
 first admin key, which then manages its tenant's keys through ``/v1/admin/keys``.
+``create`` and ``revoke`` are audited on the server's log (``hindsight.audit.v1``, actor
+``(operator)``, interface ``cli``); a key whose audit event cannot be written is revoked
+again and never printed.
 """
 
 from __future__ import annotations
@@ -16,7 +19,11 @@ import json
 import sys
 from pathlib import Path
 
-from hindsight_common.factory import make_credentials
+from hindsight_common.errors import HindsightError
+from hindsight_common.events.audit import OPERATOR, AuditRecorded
+from hindsight_common.factory import make_credentials, make_log
+from hindsight_common.ports.log import EventLog
+from hindsight_common.security.credentials_audit import AuditTrail
 from hindsight_common.security.credentials import SCOPES, new_key
 from hindsight_common.security.credentials_access import now
 from hindsight_common.settings import load_settings
@@ -38,11 +45,29 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 async def run_keys(args: argparse.Namespace) -> int:
-    store = make_credentials(load_settings(data_dir=args.data_dir))
+    settings = load_settings(data_dir=args.data_dir)
+    store = make_credentials(settings)
+    logs: list[EventLog] = []  # opened on the first audited action only (list does not write)
+
+    def the_log() -> EventLog:
+        if not logs:
+            logs.append(make_log(settings))
+        return logs[0]
+
+    async def audited(action: str, tenant: str, key_id: str) -> None:
+        await AuditTrail(the_log).record(AuditRecorded(
+            tenant=tenant, user=OPERATOR, occurred_at=now(), action=action, outcome="ok",
+            interface="cli", target=key_id))
+
     try:
         if args.keys == "create":
             key, record = new_key(args.tenant, args.scopes, now(), args.name)
             await store.add(record)
+            try:
+                await audited("key.create", record.tenant, record.key_id)
+            except HindsightError:
+                await store.revoke(record.key_id, now())
+                raise
             print(f"created API key {record.key_id} for tenant {record.tenant} "
                   f"({', '.join(sorted(record.scopes))}); it is shown only now", file=sys.stderr)
             print(key)
@@ -61,8 +86,11 @@ async def run_keys(args: argparse.Namespace) -> int:
                 print("no API keys", file=sys.stderr)
             return 0
         record = await store.revoke(args.key_id, now())
+        await audited("key.revoke", record.tenant, record.key_id)
         print(f"revoked API key {record.key_id} of tenant {record.tenant} "
               f"at {record.revoked_at.isoformat() if record.revoked_at else '?'}", file=sys.stderr)
         return 0
     finally:
         await store.close()
+        for opened in logs:
+            await opened.close()

@@ -44,6 +44,7 @@ from hindsight_common.recall.access import AccessRecorder, access_lookup
 from hindsight_common.recall.engine import RecallEngine, RecallSettings
 from hindsight_common.recall.presets import PRESETS, Preset
 from hindsight_common.security.credentials_access import Authenticator
+from hindsight_common.security.credentials_audit import AuditTrail
 from hindsight_common.settings import Settings
 from hindsight_common.text.tokens import count_tokens
 from hindsight_services import auth_routes
@@ -225,12 +226,14 @@ def create_app(
     does; tests and benchmarks leave it off, so they never compete for the port).
     """
     runtime = EmbeddedRuntime(settings, embedder, reranker, presets)
-    auth = Authenticator.from_settings(settings, make_credentials(settings))
+    audit = AuditTrail(lambda: runtime.log)
+    auth = Authenticator.from_settings(settings, make_credentials(settings), audit)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         warn_if_open(settings)
         await runtime.start()
+        audit.start()
         grpc_gateway: GrpcGateway | None = None
         try:
             if serve_grpc and settings.grpc_port:  # gRPC beside HTTP, over the same handlers
@@ -246,12 +249,14 @@ def create_app(
             app.state.ready = False
             if grpc_gateway is not None:
                 await grpc_gateway.stop()
+            await audit.stop()  # its last batch goes out before the log closes
             await runtime.stop()
             await auth.store.close()
 
     app = FastAPI(title="Hindsight", version="0.1.0", lifespan=lifespan)
     app.state.runtime = runtime
     app.state.auth = auth
+    app.state.audit = audit
     app.state.ready = False
     install_error_handlers(app)
 
@@ -269,6 +274,6 @@ def create_app(
 
     app.include_router(ingest_wiring.router(lambda: runtime.log, settings, auth))
     app.include_router(query_wiring.router(lambda: runtime.query, settings, auth))
-    app.include_router(auth_routes.router(settings, auth))
+    app.include_router(auth_routes.router(settings, auth, audit))
     app.include_router(ui_router())
     return app

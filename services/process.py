@@ -42,6 +42,7 @@ from hindsight_common.ports.projection import Projection
 from hindsight_common.recall.access import AccessRecorder, access_lookup
 from hindsight_common.recall.engine import RecallEngine, RecallSettings
 from hindsight_common.security.credentials_access import Authenticator
+from hindsight_common.security.credentials_audit import AuditTrail
 from hindsight_common.settings import Settings
 from hindsight_common.text.tokens import count_tokens
 from hindsight_common.streams import INTERACTIONS, MEMORIES
@@ -161,7 +162,8 @@ def create_service_app(service: str, settings: Settings) -> FastAPI:
     closers: list[Closer] = []
     tasks: list[asyncio.Task[None]] = []
     forwarder = None
-    auth = Authenticator.from_settings(settings, make_credentials(settings))
+    audit = AuditTrail(lambda: parts["log"])
+    auth = Authenticator.from_settings(settings, make_credentials(settings), audit)
     closers.append(auth.store.close)
     if service == "query" and settings.ingest_url:
         forwarder = IngestForwarder(
@@ -172,6 +174,8 @@ def create_service_app(service: str, settings: Settings) -> FastAPI:
         warn_if_open(settings)
         event_log = make_log(settings)
         parts["log"] = event_log
+        audit.start()
+        closers.append(audit.stop)  # closers run in reverse: its last batch goes out first
         consumer = await _start(service, settings, event_log, parts, closers)
         if consumer is not None:
             parts["consumer"] = consumer
@@ -217,7 +221,7 @@ def create_service_app(service: str, settings: Settings) -> FastAPI:
         app.include_router(ingest_wiring.router(lambda: parts["log"], settings, auth))
     if service == "query":
         app.include_router(query_wiring.router(lambda: parts["query"], settings, auth))
-        app.include_router(auth_routes.router(settings, auth))
+        app.include_router(auth_routes.router(settings, auth, audit))
         app.include_router(ui_router())
         if forwarder is not None:
             app.include_router(forwarding_router(forwarder, auth))

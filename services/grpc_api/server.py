@@ -165,8 +165,9 @@ class HindsightServicer(pb_grpc.HindsightServicer):
         self._auth = auth
 
     async def _principal(self, context: Context[Q, R], scope: str, rpc: str) -> Principal | None:
-        principal = await self._auth.authenticate(authorization(context))
-        require_scope(principal, scope, f"{SERVICE_NAME}/{rpc}")
+        what = f"{SERVICE_NAME}/{rpc}"
+        principal = await self._auth.authenticate(authorization(context), interface="grpc", target=what)
+        require_scope(principal, scope, what, self._auth.audit, "grpc")
         return principal
 
     def _bind(self, principal: Principal | None, body: B) -> B:

@@ -16,9 +16,13 @@ from __future__ import annotations
 import logging
 from datetime import UTC, datetime
 
+from typing import Literal
+
 from hindsight_common.errors import AuthError, Forbidden, Problem, RateLimited
+from hindsight_common.events.audit import ANONYMOUS, UNKNOWN_TENANT, AuditRecorded
 from hindsight_common.ports.credentials import Credentials
 from hindsight_common.security.credentials import KEY_PREFIX, Principal, bearer_token, key_id_of, key_matches
+from hindsight_common.security.credentials_audit import AuditTrail
 from hindsight_common.security.credentials_limits import RateLimiter
 from hindsight_common.settings import Settings
 
@@ -28,42 +32,62 @@ SEND_A_KEY = f"send Authorization: Bearer <API key> (a {KEY_PREFIX}... key from 
 ANONYMOUS_SCOPES = frozenset({"read", "write", "erase"})
 
 
-class Authenticator:
-    """Checks credentials against ``store``; ``required`` is ``HINDSIGHT_AUTH=required``."""
+Interface = Literal["http", "grpc", "cli"]
 
-    def __init__(self, store: Credentials, *, required: bool, limiter: RateLimiter | None = None) -> None:
+
+class Authenticator:
+    """Checks credentials against ``store``; ``required`` is ``HINDSIGHT_AUTH=required``.
+    With an ``audit`` trail, every failed authentication is queued on it."""
+
+    def __init__(self, store: Credentials, *, required: bool, limiter: RateLimiter | None = None,
+                 audit: AuditTrail | None = None) -> None:
         self.store = store
         self.required = required
         self.limiter = limiter
+        self.audit = audit
 
     @classmethod
-    def from_settings(cls, settings: Settings, store: Credentials) -> Authenticator:
+    def from_settings(cls, settings: Settings, store: Credentials, audit: AuditTrail | None = None) -> Authenticator:
         limiter = (RateLimiter(settings.rate_limit_per_s, settings.rate_limit_burst)
                    if settings.rate_limit_per_s > 0 else None)
-        return cls(store, required=settings.auth == "required", limiter=limiter)
+        return cls(store, required=settings.auth == "required", limiter=limiter, audit=audit)
 
-    async def authenticate(self, authorization: str | None) -> Principal | None:
+    async def authenticate(self, authorization: str | None, *, interface: Interface = "http",
+                           target: str | None = None) -> Principal | None:
         """The principal an ``Authorization`` value names; None for an anonymous request
         while auth is off. Raises AuthError (no, malformed, unknown or revoked key),
-        RateLimited (the key is over its limit), PersistenceError (the store is down)."""
+        RateLimited (the key is over its limit), PersistenceError (the store is down).
+        ``interface`` and ``target`` (the route or rpc) go into the audit of a failure."""
+
+        def refuse(message: str, reason: str, key_id: str | None = None,
+                   tenant: str = UNKNOWN_TENANT) -> AuthError:
+            if self.audit is not None:
+                self.audit.note(AuditRecorded(
+                    tenant=tenant, user=key_id or UNKNOWN_TENANT, occurred_at=now(), action="auth.failed",
+                    outcome="denied", credential=key_id, interface=interface, target=target, reason=reason))
+            return AuthError(message)
+
         sent = (authorization or "").strip()
         if not sent:
             if self.required:
-                raise AuthError(f"this gateway requires an API key: {SEND_A_KEY}")
+                raise refuse(f"this gateway requires an API key: {SEND_A_KEY}", "no credential")
             return None
         token = bearer_token(sent)
         if token is None:
-            raise AuthError(f"the Authorization header is not a bearer token: {SEND_A_KEY}")
+            raise refuse(f"the Authorization header is not a bearer token: {SEND_A_KEY}", "not a bearer token")
         key_id = key_id_of(token)
         if key_id is None:
-            raise AuthError(f"the bearer token is not a Hindsight API key ({KEY_PREFIX}<id>_<secret>)")
+            raise refuse(f"the bearer token is not a Hindsight API key ({KEY_PREFIX}<id>_<secret>)",
+                         "not a Hindsight API key")
         record = await self.store.find(key_id)
         if record is None or not key_matches(record, token):
             log.warning("authentication failed: unknown key id or wrong secret (key %s)", key_id)
-            raise AuthError(f"API key {key_id} is not valid: unknown key id or wrong secret")
+            raise refuse(f"API key {key_id} is not valid: unknown key id or wrong secret",
+                         "unknown key id or wrong secret", key_id, record.tenant if record else UNKNOWN_TENANT)
         if record.revoked_at is not None:
             log.warning("authentication failed: revoked key %s", key_id)
-            raise AuthError(f"API key {key_id} was revoked at {record.revoked_at.isoformat()}")
+            raise refuse(f"API key {key_id} was revoked at {record.revoked_at.isoformat()}",
+                         "revoked key", key_id, record.tenant)
         if self.limiter is not None:
             wait = self.limiter.take(key_id)
             if wait > 0:
@@ -73,12 +97,19 @@ class Authenticator:
         return Principal(record.key_id, record.tenant, record.scopes)
 
 
-def require_scope(principal: Principal | None, scope: str, what: str) -> None:
+def require_scope(principal: Principal | None, scope: str, what: str,
+                  audit: AuditTrail | None = None, interface: Interface = "http") -> None:
     """Return when ``principal`` (None: anonymous, auth off) holds ``scope``; otherwise
-    raise Forbidden naming the scope and ``what`` needs it."""
+    raise Forbidden naming the scope and ``what`` needs it (queued on ``audit``, if any)."""
     held = ANONYMOUS_SCOPES if principal is None else principal.scopes
     if scope in held:
         return
+    if audit is not None:
+        audit.note(AuditRecorded(
+            tenant=principal.tenant if principal else UNKNOWN_TENANT,
+            user=principal.key_id if principal else ANONYMOUS, occurred_at=now(), action="auth.forbidden",
+            outcome="denied", credential=principal.key_id if principal else None, interface=interface,
+            target=what, reason=f"missing scope {scope!r}"))
     if principal is None:
         message = f"{what} needs an API key with the {scope!r} scope; {SEND_A_KEY}"
     else:
