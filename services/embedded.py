@@ -227,7 +227,7 @@ def create_app(
     """
     runtime = EmbeddedRuntime(settings, embedder, reranker, presets)
     audit = AuditTrail(lambda: runtime.log)
-    auth = Authenticator.from_settings(settings, make_credentials(settings), audit)
+    auth = Authenticator.from_settings(settings, lambda: make_credentials(settings), audit)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:

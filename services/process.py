@@ -163,7 +163,7 @@ def create_service_app(service: str, settings: Settings) -> FastAPI:
     tasks: list[asyncio.Task[None]] = []
     forwarder = None
     audit = AuditTrail(lambda: parts["log"])
-    auth = Authenticator.from_settings(settings, make_credentials(settings), audit)
+    auth = Authenticator.from_settings(settings, lambda: make_credentials(settings), audit)
     closers.append(auth.store.close)
     if service == "query" and settings.ingest_url:
         forwarder = IngestForwarder(

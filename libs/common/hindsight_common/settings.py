@@ -105,6 +105,14 @@ class Settings(BaseSettings):
     # and burst up to rate_limit_burst at once (per process); 0 turns the limit off.
     rate_limit_per_s: float = Field(50.0, ge=0, description="Requests per second per API key; 0: no limit.")
     rate_limit_burst: int = Field(100, ge=1, description="Requests a key may send at once.")
+    # JWTs beside API keys (security/credentials_jwt.py): set the JWKS (a file or an
+    # http(s) URL) and the issuer and audience every token must carry.
+    jwt_jwks: str | None = Field(None, description="JWKS file path or http(s) URL; unset: no JWTs.")
+    jwt_issuer: str | None = None
+    jwt_audience: str | None = None
+    jwt_tenant_claim: str = Field("tenant", min_length=1)
+    jwt_scopes_claim: str = Field("scope", min_length=1)
+    jwt_algorithms: str = Field("RS256,ES256", description="Comma-separated, asymmetric only.")
 
     # Write API limits: a clear 4xx beyond them, nothing appended.
     default_tenant: str = "default"

@@ -14,15 +14,17 @@ tenant was wrong and never echo the secret.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from datetime import UTC, datetime
 
 from typing import Literal
 
-from hindsight_common.errors import AuthError, Forbidden, Problem, RateLimited
+from hindsight_common.errors import AuthError, ConfigurationError, Forbidden, Problem, RateLimited
 from hindsight_common.events.audit import ANONYMOUS, UNKNOWN_TENANT, AuditRecorded
 from hindsight_common.ports.credentials import Credentials
 from hindsight_common.security.credentials import KEY_PREFIX, Principal, bearer_token, key_id_of, key_matches
 from hindsight_common.security.credentials_audit import AuditTrail
+from hindsight_common.security.credentials_jwt import JwtVerifier
 from hindsight_common.security.credentials_limits import RateLimiter
 from hindsight_common.settings import Settings
 
@@ -40,17 +42,33 @@ class Authenticator:
     With an ``audit`` trail, every failed authentication is queued on it."""
 
     def __init__(self, store: Credentials, *, required: bool, limiter: RateLimiter | None = None,
-                 audit: AuditTrail | None = None) -> None:
+                 audit: AuditTrail | None = None, jwt: JwtVerifier | None = None) -> None:
         self.store = store
         self.required = required
         self.limiter = limiter
         self.audit = audit
+        self.jwt = jwt
 
     @classmethod
-    def from_settings(cls, settings: Settings, store: Credentials, audit: AuditTrail | None = None) -> Authenticator:
+    def from_settings(cls, settings: Settings, open_store: Callable[[], Credentials],
+                      audit: AuditTrail | None = None) -> Authenticator:
+        """The authenticator ``settings`` describe, over the store ``open_store`` opens
+        (only once the settings are known to work). Raises ConfigurationError for JWT
+        settings that cannot work."""
         limiter = (RateLimiter(settings.rate_limit_per_s, settings.rate_limit_burst)
                    if settings.rate_limit_per_s > 0 else None)
-        return cls(store, required=settings.auth == "required", limiter=limiter, audit=audit)
+        verifier = None
+        if settings.jwt_jwks:
+            if not settings.jwt_issuer or not settings.jwt_audience:
+                raise ConfigurationError(
+                    "HINDSIGHT_JWT_JWKS needs HINDSIGHT_JWT_ISSUER and HINDSIGHT_JWT_AUDIENCE: "
+                    "the iss and aud every accepted token must carry")
+            verifier = JwtVerifier(
+                settings.jwt_jwks, issuer=settings.jwt_issuer, audience=settings.jwt_audience,
+                tenant_claim=settings.jwt_tenant_claim, scopes_claim=settings.jwt_scopes_claim,
+                algorithms=[a.strip() for a in settings.jwt_algorithms.split(",") if a.strip()])
+        return cls(open_store(), required=settings.auth == "required", limiter=limiter, audit=audit,
+                   jwt=verifier)
 
     async def authenticate(self, authorization: str | None, *, interface: Interface = "http",
                            target: str | None = None) -> Principal | None:
@@ -76,6 +94,11 @@ class Authenticator:
         if token is None:
             raise refuse(f"the Authorization header is not a bearer token: {SEND_A_KEY}", "not a bearer token")
         key_id = key_id_of(token)
+        if key_id is None and self.jwt is not None and not token.startswith(KEY_PREFIX):
+            try:
+                return self._limited(await self.jwt.verify(token))
+            except AuthError as e:
+                raise refuse(str(e), f"JWT: {e}") from e
         if key_id is None:
             raise refuse(f"the bearer token is not a Hindsight API key ({KEY_PREFIX}<id>_<secret>)",
                          "not a Hindsight API key")
@@ -88,13 +111,17 @@ class Authenticator:
             log.warning("authentication failed: revoked key %s", key_id)
             raise refuse(f"API key {key_id} was revoked at {record.revoked_at.isoformat()}",
                          "revoked key", key_id, record.tenant)
+        return self._limited(Principal(record.key_id, record.tenant, record.scopes))
+
+    def _limited(self, principal: Principal) -> Principal:
+        """``principal``, when its bucket has a token; raises RateLimited otherwise."""
         if self.limiter is not None:
-            wait = self.limiter.take(key_id)
+            wait = self.limiter.take(principal.key_id)
             if wait > 0:
                 raise RateLimited(
-                    f"API key {key_id} is over its rate limit ({self.limiter.rate:g} requests/s, "
+                    f"credential {principal.key_id} is over its rate limit ({self.limiter.rate:g} requests/s, "
                     f"burst {self.limiter.burst}); retry in {wait:.2f} s", wait)
-        return Principal(record.key_id, record.tenant, record.scopes)
+        return principal
 
 
 def require_scope(principal: Principal | None, scope: str, what: str,
