@@ -12,6 +12,7 @@ hold no tenant's data.
 from __future__ import annotations
 
 import logging
+import os
 from typing import Any, TypeVar
 
 from fastapi import Depends, Request
@@ -22,6 +23,7 @@ from hindsight_common.security.credentials_access import Authenticator, require_
 from hindsight_common.settings import Settings
 
 log = logging.getLogger(__name__)
+ENV_API_KEY = "HINDSIGHT_API_KEY"  # what clients send: the CLI, the benchmarks, MCP
 
 
 def needs(auth: Authenticator, scope: str) -> Any:
@@ -61,6 +63,13 @@ def bind_tenant(principal: Principal | None, body: B, settings: Settings) -> B:
             for n, i in enumerate(body.interactions)]
         return body.model_copy(update={"interactions": items})
     return body.model_copy(update={"tenant": tenant_for(principal, body.tenant, settings.default_tenant)})
+
+
+def api_key_headers() -> dict[str, str]:
+    """``Authorization`` for a command-line client: ``HINDSIGHT_API_KEY`` from the
+    environment only (a key on the command line is visible to every user of the machine)."""
+    key = os.environ.get(ENV_API_KEY)
+    return {"authorization": f"Bearer {key}"} if key else {}
 
 
 def warn_if_open(settings: Settings) -> None:

@@ -15,6 +15,7 @@ import httpx
 
 from hindsight_common.errors import HindsightError
 from hindsight_common.settings import DEFAULT_GRPC_PORT, DEFAULT_HOST, DEFAULT_PORT, load_settings
+from hindsight_services.auth import api_key_headers
 from hindsight_services.cli_keys import add_arguments as add_keys_arguments
 from hindsight_services.cli_keys import run_keys
 from hindsight_services.mcp import add_arguments as add_mcp_arguments  # light: no MCP SDK import
@@ -88,6 +89,9 @@ def _parser() -> argparse.ArgumentParser:
     rcb.add_argument("--data-dir", type=Path, default=None,
                      help="embedded: keep the loaded corpus here and reuse it in later runs")
     rcb.add_argument("--json", action="store_true")
+    ab = bsub.add_parser("auth", help="what checking an API key or a JWT costs per call and per request")
+    ab.add_argument("--n", type=int, default=2000, help="calls per measurement")
+    ab.add_argument("--json", action="store_true")
     rb = bsub.add_parser("reflect", help="offline reflector precision/recall on the labelled sets")
     rb.add_argument("--json", action="store_true")
     return p
@@ -118,6 +122,11 @@ def main(argv: list[str] | None = None) -> int:
             return asyncio.run(_bench_locomo(args))
         if args.command == "bench" and args.bench == "recall":
             return asyncio.run(_bench_recall(args))
+        if args.command == "bench" and args.bench == "auth":
+            from hindsight_services.bench_auth import print_auth_bench, run_auth_bench
+
+            print_auth_bench(asyncio.run(run_auth_bench(args.n)), args.json)
+            return 0
         if args.command == "bench" and args.bench == "reflect":
             return _bench_reflect(args)
     except HindsightError as e:
@@ -156,12 +165,6 @@ def _run_service(args: argparse.Namespace) -> int:
     return 0
 
 
-def _key_header() -> dict[str, str]:
-    # From the environment only: a key on the command line is visible to every user.
-    key = os.environ.get("HINDSIGHT_API_KEY")
-    return {"authorization": f"Bearer {key}"} if key else {}
-
-
 def _read_lines(path: Path) -> list[dict[str, Any]]:
     text = sys.stdin.read() if str(path) == "-" else path.read_text()
     items = []
@@ -178,7 +181,7 @@ def _read_lines(path: Path) -> list[dict[str, Any]]:
 def _ingest(args: argparse.Namespace) -> int:
     items = _read_lines(args.file)
     sent = 0
-    with httpx.Client(base_url=args.url, timeout=60, headers=_key_header()) as client:
+    with httpx.Client(base_url=args.url, timeout=60, headers=api_key_headers()) as client:
         for i in range(0, len(items), args.batch):
             r = client.post("/v1/interactions", json={"interactions": items[i : i + args.batch]})
             if r.status_code >= 400:
@@ -195,7 +198,7 @@ def _recall(args: argparse.Namespace) -> int:
                                "query": args.query, "k": args.k, "preset": args.preset,
                                "explain": args.explain or None, "include": args.include or None}.items()
             if v is not None}
-    with httpx.Client(base_url=args.url, timeout=60, headers=_key_header()) as client:
+    with httpx.Client(base_url=args.url, timeout=60, headers=api_key_headers()) as client:
         r = client.post("/v1/recall", json=body)
     if r.status_code >= 400:
         print(f"hindsight: {r.status_code} {r.text}", file=sys.stderr)

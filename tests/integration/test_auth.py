@@ -6,7 +6,8 @@ that nobody added to the tables below fails the walk instead of escaping it."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator, Sequence
+import logging
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
@@ -322,3 +323,24 @@ async def test_every_mcp_tool_needs_a_key_of_its_tenant_with_its_scope(secured: 
         assert "HTTP 401" not in right and "HTTP 403" not in right, (name, right)
         unnamed = await call(name, keys.full, tenant=None)  # the key's tenant is used
         assert "HTTP 401" not in unnamed and "HTTP 403" not in unnamed, (name, unnamed)
+
+
+async def test_an_open_gateway_says_so_loudly_at_start(
+    tmp_path: Path, embedder: Embedder, caplog: pytest.LogCaptureFixture
+) -> None:
+    for auth, loud in (("off", True), ("required", False)):
+        caplog.clear()
+        with caplog.at_level(logging.WARNING, logger="hindsight_services.auth"):
+            async with running(Settings(data_dir=tmp_path / auth, auth=auth), embedder):
+                pass
+        warned = [r for r in caplog.records if "HINDSIGHT_AUTH=off" in r.getMessage()]
+        assert bool(warned) == loud and all(r.levelno == logging.WARNING for r in warned)
+
+
+def test_the_mcp_server_takes_its_key_from_the_environment_and_never_shows_it() -> None:
+    settings = McpSettings(**{**McpSettings().__dict__, "api_key": "hsk_0123456789ab_" + "s" * 43})
+    assert "s" * 43 not in repr(settings)
+    from hindsight_services.mcp.server import settings_from_env
+
+    assert settings_from_env({"HINDSIGHT_API_KEY": "hsk_x"}).api_key == "hsk_x"
+    assert settings_from_env({}).api_key is None
