@@ -13,13 +13,15 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import AsyncIterator
 from typing import Any, TypeVar
 
 from fastapi import Depends, Request
 
 from hindsight_common.api import ForgetIn, IngestRequest, RecallIn, ReflectIn, SessionCloseIn
 from hindsight_common.security.credentials import Principal
-from hindsight_common.security.credentials_access import Authenticator, require_scope, tenant_for
+from hindsight_common.errors import Forbidden
+from hindsight_common.security.credentials_access import Authenticator, forbidden_event, require_scope, tenant_for
 from hindsight_common.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -27,14 +29,22 @@ ENV_API_KEY = "HINDSIGHT_API_KEY"  # what clients send: the CLI, the benchmarks,
 
 
 def needs(auth: Authenticator, scope: str) -> Any:
-    """A dependency that lets a request through only with ``scope`` (401/403/429 otherwise)."""
+    """A dependency that lets a request through only with ``scope`` (401/403/429 otherwise).
+    Every refusal of the request, here or later in the route (another tenant, an admin
+    option), is queued on the audit trail."""
 
-    async def check(request: Request) -> None:
+    async def check(request: Request) -> AsyncIterator[None]:
         route = request.scope.get("route")
         what = f"{request.method} {getattr(route, 'path', request.url.path)}"
         principal = await auth.authenticate(request.headers.get("authorization"), target=what)
-        require_scope(principal, scope, what, auth.audit)
         request.state.principal = principal
+        try:
+            require_scope(principal, scope, what)
+            yield
+        except Forbidden as e:
+            if auth.audit is not None:
+                auth.audit.note(forbidden_event(principal, e, what, "http"))
+            raise
 
     return Depends(check)
 

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import json
 import logging
+from contextvars import ContextVar
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TypeVar
@@ -57,7 +58,7 @@ from hindsight_common.errors import (
     ServiceUnavailable,
 )
 from hindsight_common.security.credentials import Principal
-from hindsight_common.security.credentials_access import Authenticator, require_scope, tenant_for
+from hindsight_common.security.credentials_access import Authenticator, forbidden_event, require_scope, tenant_for
 from hindsight_common.security.credentials_limits import retry_after_header
 from hindsight_common.settings import Settings
 from hindsight_services.auth import bind_tenant
@@ -142,6 +143,8 @@ def idempotency_key(msg: pb.RetainRequest) -> str | None:
 
 Context = grpc.aio.ServicerContext
 B = TypeVar("B", IngestRequest, SessionCloseIn, ReflectIn, ForgetIn, RecallIn)
+# Who the current rpc acts as, for the audit of a refusal (each rpc runs in its own task).
+_CALLER: ContextVar[tuple[Principal | None, str]] = ContextVar("hindsight_grpc_caller")
 
 
 def authorization(context: Context[Q, R]) -> str | None:
@@ -167,8 +170,23 @@ class HindsightServicer(pb_grpc.HindsightServicer):
     async def _principal(self, context: Context[Q, R], scope: str, rpc: str) -> Principal | None:
         what = f"{SERVICE_NAME}/{rpc}"
         principal = await self._auth.authenticate(authorization(context), interface="grpc", target=what)
-        require_scope(principal, scope, what, self._auth.audit, "grpc")
+        _CALLER.set((principal, what))
+        require_scope(principal, scope, what)
         return principal
+
+    async def _answer(self, context: Context[Q, R], work: Callable[[], Awaitable[R]]) -> R:
+        """``answer``, with every refusal (403) of the call queued on the audit trail."""
+
+        async def audited() -> R:
+            try:
+                return await work()
+            except Forbidden as e:
+                principal, what = _CALLER.get((None, SERVICE_NAME))
+                if self._auth.audit is not None:
+                    self._auth.audit.note(forbidden_event(principal, e, what, "grpc"))
+                raise
+
+        return await answer(context, audited)
 
     def _bind(self, principal: Principal | None, body: B) -> B:
         return bind_tenant(principal, body, self._settings)
@@ -186,7 +204,7 @@ class HindsightServicer(pb_grpc.HindsightServicer):
                 require_admin(principal, "include")
             return convert.recall_response(await self._query().recall(body))
 
-        return await answer(context, work)
+        return await self._answer(context, work)
 
     async def GetSessionContext(  # noqa: N802
         self,
@@ -200,7 +218,7 @@ class HindsightServicer(pb_grpc.HindsightServicer):
                 p.session, self._tenant(principal, p.tenant), p.user, p.budget)
             return convert.session_context_response(out)
 
-        return await answer(context, work)
+        return await self._answer(context, work)
 
     async def Retain(  # noqa: N802
         self, request: pb.RetainRequest, context: Context[pb.RetainRequest, pb.RetainResponse]
@@ -213,7 +231,7 @@ class HindsightServicer(pb_grpc.HindsightServicer):
             # JSON), so a retry of the same batch matches whatever its wire encoding.
             return convert.retain_response(await self._ingest().record(body, idempotency_key=key))
 
-        return await answer(context, work)
+        return await self._answer(context, work)
 
     async def CloseSession(  # noqa: N802
         self,
@@ -226,7 +244,7 @@ class HindsightServicer(pb_grpc.HindsightServicer):
             body = self._bind(principal, body)
             return convert.close_session_response(await self._ingest().close_session(session, body))
 
-        return await answer(context, work)
+        return await self._answer(context, work)
 
     async def Reflect(  # noqa: N802
         self, request: pb.ReflectRequest, context: Context[pb.ReflectRequest, pb.ReflectResponse]
@@ -236,7 +254,7 @@ class HindsightServicer(pb_grpc.HindsightServicer):
             out = await self._ingest().request_reflection(self._bind(principal, convert.reflect_in(request)))
             return convert.reflect_response(out)
 
-        return await answer(context, work)
+        return await self._answer(context, work)
 
     async def Forget(  # noqa: N802
         self, request: pb.ForgetRequest, context: Context[pb.ForgetRequest, pb.ForgetResponse]
@@ -246,7 +264,7 @@ class HindsightServicer(pb_grpc.HindsightServicer):
             out = await self._ingest().forget(request.memory_id, self._bind(principal, convert.forget_in(request)))
             return convert.forget_response(out)
 
-        return await answer(context, work)
+        return await self._answer(context, work)
 
     async def ListMemories(  # noqa: N802
         self,
@@ -264,7 +282,7 @@ class HindsightServicer(pb_grpc.HindsightServicer):
                 kinds=tuple(p.kinds), keys=tuple(p.keys), tags=tuple(p.tags), limit=p.limit, offset=p.offset)
             return convert.list_memories_response(out)
 
-        return await answer(context, work)
+        return await self._answer(context, work)
 
     async def GetMemory(  # noqa: N802
         self, request: pb.GetMemoryRequest, context: Context[pb.GetMemoryRequest, pb.GetMemoryResponse]
@@ -278,7 +296,7 @@ class HindsightServicer(pb_grpc.HindsightServicer):
             memory = await self._query().memory(tenant, p.memory_id, include=tuple(p.include))
             return convert.memory_response(memory)
 
-        return await answer(context, work)
+        return await self._answer(context, work)
 
 
 @dataclass

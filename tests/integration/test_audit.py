@@ -1,5 +1,6 @@
 """The audit trail of credentials on the real log: admin actions on keys (HTTP and the
-command line) and refused requests (HTTP and gRPC) become ``AuditRecorded`` events on
+command line) and refused requests (HTTP and gRPC: no or a bad key, a missing scope,
+another tenant, an admin option) become ``AuditRecorded`` events on
 ``hindsight.audit.v1`` that say who, with which key, what, when and how it ended, and
 never carry a secret."""
 
@@ -71,16 +72,31 @@ async def test_refused_requests_are_audited_with_the_key_and_the_reason(app: App
     await app.application.state.auth.store.revoke(revoked.key_id, now())
     await app.client.get("/v1/status")
     await app.client.get("/v1/status", headers={"authorization": f"Bearer {secret}"})
-    await app.client.post("/v1/interactions", json={"interactions": []}, headers={"authorization": f"Bearer {key}"})
+    admin = {"authorization": f"Bearer {key}"}
+    await app.client.post("/v1/interactions", json={"interactions": []}, headers=admin)
+    assert (await app.client.get("/v1/memories", params={"tenant": "globex"}, headers=admin)).status_code == 403
+    reader_key, reader = new_key("acme", ["read"], now())
+    await app.application.state.auth.store.add(reader)
+    r = await app.client.get("/v1/memories", params={"include": "forgotten"},
+                             headers={"authorization": f"Bearer {reader_key}"})
+    assert r.status_code == 403
     with pytest.raises(grpc.aio.AioRpcError):
         await rpc.stub.ListMemories(pb.ListMemoriesRequest(), timeout=30)
+    with pytest.raises(grpc.aio.AioRpcError):
+        await rpc.stub.ListMemories(pb.ListMemoriesRequest(tenant="globex"), metadata=tuple(admin.items()),
+                                    timeout=30)
     events = [e for e, _ in await audit_events(app)]
     seen = [(e.action, e.tenant, e.credential, e.interface, e.target, e.reason) for e in events]
+    list_rpc = "hindsight.v1.Hindsight/ListMemories"
     assert seen == [
         ("auth.failed", UNKNOWN_TENANT, None, "http", "GET /v1/status", "no credential"),
         ("auth.failed", "acme", revoked.key_id, "http", "GET /v1/status", "revoked key"),
         ("auth.forbidden", "acme", key_id, "http", "POST /v1/interactions", "missing scope 'write'"),
-        ("auth.failed", UNKNOWN_TENANT, None, "grpc", "hindsight.v1.Hindsight/ListMemories", "no credential"),
+        ("auth.forbidden", "acme", key_id, "http", "GET /v1/memories", "must be 'acme' (the key's tenant) or left out"),
+        ("auth.forbidden", "acme", reader.key_id, "http", "GET /v1/memories",
+         f"admin only: needs an API key with the admin scope (API key {reader.key_id} lacks the 'admin' scope)"),
+        ("auth.failed", UNKNOWN_TENANT, None, "grpc", list_rpc, "no credential"),
+        ("auth.forbidden", "acme", key_id, "grpc", list_rpc, "must be 'acme' (the key's tenant) or left out"),
     ]
     assert all(e.outcome == "denied" for e in events)
     assert not any(secret.encode() in raw for _, raw in await audit_events(app))

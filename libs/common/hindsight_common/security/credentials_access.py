@@ -124,19 +124,12 @@ class Authenticator:
         return principal
 
 
-def require_scope(principal: Principal | None, scope: str, what: str,
-                  audit: AuditTrail | None = None, interface: Interface = "http") -> None:
+def require_scope(principal: Principal | None, scope: str, what: str) -> None:
     """Return when ``principal`` (None: anonymous, auth off) holds ``scope``; otherwise
-    raise Forbidden naming the scope and ``what`` needs it (queued on ``audit``, if any)."""
+    raise Forbidden naming the scope and ``what`` needs it."""
     held = ANONYMOUS_SCOPES if principal is None else principal.scopes
     if scope in held:
         return
-    if audit is not None:
-        audit.note(AuditRecorded(
-            tenant=principal.tenant if principal else UNKNOWN_TENANT,
-            user=principal.key_id if principal else ANONYMOUS, occurred_at=now(), action="auth.forbidden",
-            outcome="denied", credential=principal.key_id if principal else None, interface=interface,
-            target=what, reason=f"missing scope {scope!r}"))
     if principal is None:
         message = f"{what} needs an API key with the {scope!r} scope; {SEND_A_KEY}"
     else:
@@ -156,6 +149,17 @@ def tenant_for(principal: Principal | None, asked: str | None, default: str, fie
             f"API key {principal.key_id} belongs to tenant {principal.tenant!r} and cannot act on "
             f"tenant {asked!r}", [Problem(field, f"must be {principal.tenant!r} (the key's tenant) or left out")])
     return principal.tenant
+
+
+def forbidden_event(principal: Principal | None, e: Forbidden, what: str, interface: Interface) -> AuditRecorded:
+    """The audit event of a refusal (403): who, what they tried, and the problem's message
+    (which names a scope or a tenant, never content)."""
+    reason = e.problems[0].message if e.problems else e.message
+    return AuditRecorded(
+        tenant=principal.tenant if principal else UNKNOWN_TENANT,
+        user=principal.key_id if principal else ANONYMOUS, occurred_at=now(), action="auth.forbidden",
+        outcome="denied", credential=principal.key_id if principal else None, interface=interface,
+        target=what, reason=reason[:500])
 
 
 def now() -> datetime:
