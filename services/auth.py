@@ -2,9 +2,9 @@
 
 Every router of the gateway is built with ``dependencies=[needs(auth, scope)]``, so a route
 added to it later is covered without anyone remembering to. The dependency authenticates
-the ``Authorization`` header (``security/credentials_access.py``), checks the scope and
+the ``Authorization`` header (``security/credentials_access.py``), checks the scope,
 leaves the principal on ``request.state`` for the route, which takes its tenant from
-:func:`tenant_of`. Open without a key: ``/healthz``, the web UI's static files (``/``,
+:func:`tenant_of`, and audits any 403 the request ends with. Open without a key: ``/healthz``, the web UI's static files (``/``,
 ``/ui``, ``/ui/{file}``) and the API description (``/openapi.json``, ``/docs``), which
 hold no tenant's data.
 """
@@ -19,8 +19,8 @@ from typing import Any, TypeVar
 from fastapi import Depends, Request
 
 from hindsight_common.api import ForgetIn, IngestRequest, RecallIn, ReflectIn, SessionCloseIn
-from hindsight_common.security.credentials import Principal
 from hindsight_common.errors import Forbidden
+from hindsight_common.security.credentials import Principal
 from hindsight_common.security.credentials_access import Authenticator, forbidden_event, require_scope, tenant_for
 from hindsight_common.settings import Settings
 

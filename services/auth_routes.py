@@ -4,6 +4,8 @@
     POST /v1/admin/keys                   {"scopes": [...], "name"?, "tenant"?} -> 201, the
                                           new key in ``key`` (shown this once) and its record
     POST /v1/admin/keys/{key_id}:revoke   revoke one of the tenant's keys -> 200, its record
+    GET  /v1/admin/audit?after=&limit=    the tenant's audit events, oldest first, and the
+                                          cursor of the next page
 
 An admin key manages only its own tenant's keys: naming another tenant is 403, and a key
 id of another tenant is 404, as one that does not exist (ids are not a way to probe).
@@ -17,7 +19,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query as Param, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -89,5 +91,18 @@ def router(settings: Settings, auth: Authenticator, audit: AuditTrail) -> APIRou
             raise
         await audited(request, "key.revoke", tenant, key_id)
         return JSONResponse(record.describe())
+
+    @api.get("/v1/admin/audit")
+    async def read_audit(
+        request: Request,
+        after: str | None = Param(None, max_length=2000, description="The next cursor of an earlier page."),
+        limit: int = Param(100, ge=1, le=1000),
+    ) -> JSONResponse:
+        """The audit events of the admin key's tenant (``hindsight.audit.v1``), oldest first."""
+        tenant = tenant_of(request, None, settings)
+        page = await audit.page(tenant, after, limit)
+        await audited(request, "audit.read", tenant, None)
+        return JSONResponse({"events": [e.model_dump(mode="json") for e in page.events], "next": page.next,
+                             "more": page.more})
 
     return api

@@ -17,7 +17,7 @@ from hindsight_common.errors import HindsightError
 from hindsight_common.settings import DEFAULT_GRPC_PORT, DEFAULT_HOST, DEFAULT_PORT, load_settings
 from hindsight_services.auth import api_key_headers
 from hindsight_services.cli_keys import add_arguments as add_keys_arguments
-from hindsight_services.cli_keys import run_keys
+from hindsight_services.cli_keys import add_audit_arguments, run_audit, run_keys
 from hindsight_services.mcp import add_arguments as add_mcp_arguments  # light: no MCP SDK import
 
 DEFAULT_URL = f"http://{DEFAULT_HOST}:{DEFAULT_PORT}"
@@ -60,6 +60,8 @@ def _parser() -> argparse.ArgumentParser:
 
     add_keys_arguments(sub.add_parser("keys", help="create, list and revoke API keys (in the data directory "
                                                    "or, with HINDSIGHT_LOG_BACKEND=kafka, in PostgreSQL)"))
+
+    add_audit_arguments(sub.add_parser("audit", help="a tenant's audit events (key actions, refused requests)"))
 
     add_mcp_arguments(sub.add_parser("mcp", help="serve the memory tools to agents over MCP (stdio or streamable HTTP)"))
 
@@ -112,6 +114,8 @@ def main(argv: list[str] | None = None) -> int:
             return _run_service(args)
         if args.command == "keys":
             return asyncio.run(run_keys(args))
+        if args.command == "audit":
+            return asyncio.run(run_audit(args))
         if args.command == "ingest":
             return _ingest(args)
         if args.command == "recall":

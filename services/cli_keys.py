@@ -44,6 +44,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     rv.add_argument("key_id")
 
 
+def add_audit_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--data-dir", type=Path, default=None, help="embedded: the server's data directory")
+    parser.add_argument("--tenant", required=True, help="whose events")
+    parser.add_argument("--after", default=None, help="the cursor an earlier run printed on stderr")
+    parser.add_argument("--limit", type=int, default=100)
+
+
+async def run_audit(args: argparse.Namespace) -> int:
+    """Print a tenant's audit events (one JSON object per line) and, on stderr, the cursor
+    of the next page."""
+    event_log = make_log(load_settings(data_dir=args.data_dir))
+    try:
+        page = await AuditTrail(lambda: event_log).page(args.tenant, args.after, args.limit)
+    finally:
+        await event_log.close()
+    for event in page.events:
+        print(event.model_dump_json())
+    more = "more after it" if page.more else "nothing more yet"
+    print(f"{len(page.events)} events; next page ({more}): --after {page.next}", file=sys.stderr)
+    return 0
+
+
 async def run_keys(args: argparse.Namespace) -> int:
     settings = load_settings(data_dir=args.data_dir)
     store = make_credentials(settings)

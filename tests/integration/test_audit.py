@@ -7,6 +7,7 @@ never carry a secret."""
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 
 import grpc
@@ -135,3 +136,37 @@ def test_the_command_line_audits_what_it_creates_and_revokes(tmp_path: Path, cap
     assert [(e.action, e.tenant, e.user, e.interface, e.target) for e, _ in events] == [
         ("key.create", "acme", OPERATOR, "cli", key_id), ("key.revoke", "acme", OPERATOR, "cli", key_id)]
     assert not any(key.encode() in raw for _, raw in events)
+
+    assert main(["audit", "--data-dir", str(tmp_path), "--tenant", "acme", "--limit", "1"]) == 0
+    out = capsys.readouterr()
+    assert [json.loads(line)["action"] for line in out.out.splitlines()] == ["key.create"]
+    assert "more after it" in out.err
+    cursor = out.err.split("--after ")[1].strip()
+    assert main(["audit", "--data-dir", str(tmp_path), "--tenant", "acme", "--after", cursor]) == 0
+    assert [json.loads(line)["action"] for line in capsys.readouterr().out.splitlines()] == ["key.revoke"]
+
+
+async def test_an_admin_pages_through_its_tenants_audit_and_only_its_own(app: App) -> None:
+    key, _ = await admin_key(app)
+    globex_key, globex = new_key("globex", ["read", "admin"], now())
+    await app.application.state.auth.store.add(globex)
+    headers = {"authorization": f"Bearer {key}"}
+    for _ in range(3):  # acme: three key.list; globex: two
+        await app.client.get("/v1/admin/keys", headers=headers)
+    for _ in range(2):
+        await app.client.get("/v1/admin/keys", headers={"authorization": f"Bearer {globex_key}"})
+    seen, after = [], None
+    for _ in range(10):
+        params = {"limit": 2, **({"after": after} if after else {})}
+        page = (await app.client.get("/v1/admin/audit", params=params, headers=headers)).json()
+        assert len(page["events"]) <= 2
+        seen += page["events"]
+        after = page["next"]
+        if not page["more"]:
+            break
+    assert all(e["tenant"] == "acme" for e in seen)
+    actions = [e["action"] for e in seen]
+    assert actions[:3] == ["key.list"] * 3 and set(actions[3:]) == {"audit.read"}
+    assert len({e["event_id"] for e in seen}) == len(seen)  # each once
+    bad = await app.client.get("/v1/admin/audit", params={"after": "x"}, headers=headers)
+    assert bad.status_code == 422 and bad.json()["error"]["problems"][0]["field"] == "after"

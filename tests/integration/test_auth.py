@@ -73,6 +73,7 @@ def samples(revocable: str) -> dict[tuple[str, str], Sample]:
         ("POST", "/v1/admin/keys"): Sample("admin", "/v1/admin/keys", {"scopes": ["read"], **t}),
         ("POST", "/v1/admin/keys/{key_id}:revoke"): Sample(
             "admin", f"/v1/admin/keys/{revocable}:revoke", names_tenant=False),
+        ("GET", "/v1/admin/audit"): Sample("admin", "/v1/admin/audit", params={"limit": "5"}, names_tenant=False),
     }
 
 

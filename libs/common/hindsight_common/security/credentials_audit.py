@@ -19,8 +19,11 @@ import asyncio
 import logging
 from collections.abc import Callable
 
+from dataclasses import dataclass
+
 from hindsight_common.errors import HindsightError
 from hindsight_common.events.audit import AuditRecorded
+from hindsight_common.errors import InvalidInput, Problem
 from hindsight_common.ports.log import EventLog
 from hindsight_common.streams import AUDIT
 
@@ -28,6 +31,35 @@ log = logging.getLogger(__name__)
 
 DEFAULT_FLUSH_S = 0.5
 DEFAULT_MAX_PENDING = 1000
+SCAN_PER_PARTITION = 1000  # records a page reads from each partition at most
+
+
+@dataclass(frozen=True)
+class AuditPage:
+    """Audit events of one tenant, oldest first, and the cursor of the next page (pass it
+    back for the next page; later, it shows what came since). ``more``: the log holds
+    records after this page already (the next page may still be empty of this tenant's)."""
+
+    events: list[AuditRecorded]
+    next: str
+    more: bool
+
+
+def parse_cursor(cursor: str | None) -> dict[int, int]:
+    """``"0:41,1:7"`` (partition:offset) as a mapping; raises InvalidInput."""
+    out: dict[int, int] = {}
+    for part in (cursor or "").split(","):
+        if not part.strip():
+            continue
+        p, sep, o = part.partition(":")
+        if not sep or not p.strip().isdigit() or not o.strip().lstrip("-").isdigit():
+            raise InvalidInput("invalid cursor", [Problem("after", "pass the next cursor of an earlier page")])
+        out[int(p)] = int(o)
+    return out
+
+
+def _cursor(position: dict[int, int]) -> str:
+    return ",".join(f"{p}:{o}" for p, o in sorted(position.items()))
 
 
 class AuditTrail:
@@ -83,6 +115,35 @@ class AuditTrail:
             self.failed += 1
             log.error("audit events not written yet (%d waiting): %s", len(batch), e)
             self._pending = (batch + self._pending)[: self._max_pending]
+
+    async def page(self, tenant: str, after: str | None = None, limit: int = 100) -> AuditPage:
+        """``tenant``'s audit events after the cursor ``after``, oldest first (by when they
+        were recorded), at most ``limit``. Raises InvalidInput (a bad cursor),
+        PersistenceError."""
+        log_ = self._get_log()
+        position = parse_cursor(after)
+        heads = await log_.head(AUDIT)
+        partitions = sorted(int(k.rsplit("#", 1)[1]) for k in heads)
+        found: list[tuple[AuditRecorded, int, int]] = []  # event, partition, offset
+        scanned: dict[int, int] = {}
+        full = False  # a partition had more than one scan's worth
+        for p in partitions:
+            kwargs = {"after": position[p]} if p in position else {}
+            records = await log_.read(AUDIT, partition=p, limit=SCAN_PER_PARTITION, **kwargs)
+            if records:
+                scanned[p] = records[-1].offset
+            full = full or len(records) >= SCAN_PER_PARTITION
+            found += [(r.event, p, r.offset) for r in records
+                      if isinstance(r.event, AuditRecorded) and r.event.tenant == tenant]
+        found.sort(key=lambda f: (f[0].recorded_at, f[1], f[2]))
+        taken, left = found[:limit], found[limit:]
+        nxt = dict(position)
+        for p, last in scanned.items():
+            if not any(f[1] == p for f in left):
+                nxt[p] = last  # everything read from p was this page's or not the tenant's
+            elif any(f[1] == p for f in taken):
+                nxt[p] = max(f[2] for f in taken if f[1] == p)
+        return AuditPage([f[0] for f in taken], _cursor(nxt), more=full or bool(left))
 
     async def _run(self) -> None:
         while not self._stopping.is_set():
