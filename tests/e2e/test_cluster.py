@@ -5,7 +5,8 @@ Ingest through the gateway with the Python SDK, wait until visible, recall; then
 kill -9 the embed and project services mid-stream, restart them, and count every
 projection: zero lost, zero duplicated. A forgotten memory stays hidden except from
 an admin. `hindsight run` requires API keys: the test creates them with `hindsight keys
-create` (in PostgreSQL) and every call carries one. (No Qdrant server can run here, so the vector projection is
+create` (in PostgreSQL) and every call carries one; the tenant-isolation property of
+tests/integration/test_tenant_isolation.py is checked against the processes too. (No Qdrant server can run here, so the vector projection is
 Elasticsearch's kNN; the Qdrant adapter has its own suite.)
 """
 
@@ -20,16 +21,21 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from hypothesis import given, settings as hypothesis_settings
 
 from hindsight_client import Forbidden, Hindsight, HindsightError, InvalidRequest
+from hindsight_common.adapters.postgres import PostgresState
+from hindsight_common.adapters.postgres_credentials import PostgresCredentials
 from hindsight_common.factory import make_graph_store, make_text_index, make_vector_index
 from hindsight_common.settings import Settings
 from tests.e2e.conftest import free_port
+from tests.integration.test_tenant_isolation import Memory, add_keys, check_isolation, worlds
 from tests.servers import server_url
 
 SERVICES = ("ingest", "embed", "project", "reflect", "consolidate", "query")
@@ -175,6 +181,29 @@ def forgotten_only_for_admins(cluster: Cluster) -> None:
         assert [(i.type, i.content) for i in found if i.id == memory.id] == [("forgotten", memory.content)]
 
 
+def tenants_stay_apart(cluster: Cluster) -> None:
+    """The tenant-isolation property of tests/integration/test_tenant_isolation.py, against
+    the six processes: keys straight in the PostgreSQL store the services read, tenants of
+    each example unique to it (reflect's state outlives an example)."""
+
+    async def run(world: list[Memory]) -> None:
+        store = PostgresCredentials(PostgresState(cluster.env["HINDSIGHT_POSTGRES_DSN"]))
+        try:
+            keys = await add_keys(store, {m.tenant for m in world})
+        finally:
+            await store.close()
+        async with httpx.AsyncClient(base_url=cluster.gateway, timeout=60) as client:
+            await check_isolation(client, keys, world, lambda: asyncio.to_thread(cluster.wait_caught_up))
+
+    @hypothesis_settings(max_examples=3, deadline=None)
+    @given(world=worlds())
+    def isolated(world: list[Memory]) -> None:
+        run_id = uuid.uuid4().hex[:6]
+        asyncio.run(run([replace(m, tenant=f"iso-{run_id}-{m.tenant}") for m in world]))
+
+    isolated()
+
+
 def test_six_processes_ingest_recall_and_survive_kill_9(cluster: Cluster) -> None:
     for service in ("query", "ingest"):  # no key, no answer, at the gateway and behind it
         r = httpx.post(f"http://127.0.0.1:{cluster.ports[service]}/v1/interactions", json={"interactions": turns(0, 1)})
@@ -192,6 +221,7 @@ def test_six_processes_ingest_recall_and_survive_kill_9(cluster: Cluster) -> Non
             hs.retain_many([{"tenant": TENANT, "user": "u", "session": "s"}])
         assert bad.value.status == 422 and bad.value.problems
     forgotten_only_for_admins(cluster)
+    tenants_stay_apart(cluster)
 
     # A writer keeps going while embed and project are killed and restarted.
     errors: list[str] = []
