@@ -95,8 +95,9 @@ class Settings(BaseSettings):
     )
 
     # Credentials (README, "Security: credentials"). "required": every HTTP route but
-    # /healthz and the UI's static files, every gRPC method and (through the gateway)
-    # every MCP tool needs an API key (Authorization: Bearer hsk_...). "off": requests
+    # /healthz, the UI's static files and the API description, every gRPC method and
+    # (through the gateway) every MCP tool needs an API key (Authorization: Bearer hsk_...)
+    # or, with jwt_jwks set, a JWT. "off": requests
     # without a key act on the tenant they name; a key that is sent is still checked,
     # and admin options (include=, /v1/admin/keys) always need a key with the admin scope.
     # Embedded default: off (logged as a WARNING at start); `hindsight run` defaults to required.
