@@ -20,6 +20,7 @@ from hindsight_client._errors import (
     InvalidRequest,
     NotFound,
     Problem,
+    RateLimited,
     TransportError,
     Unauthorized,
     Unavailable,
@@ -70,6 +71,7 @@ __all__ = [
     "SourceTurn",
     "Status",
     "TransportError",
+    "RateLimited",
     "Unauthorized",
     "Unavailable",
 ]

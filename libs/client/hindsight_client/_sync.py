@@ -31,8 +31,8 @@ class Hindsight:
     """Synchronous client for a Hindsight gateway.
 
     ``tenant`` applies to every call (``None``: the gateway's default tenant); ``api_key``
-    is sent as a bearer token; ``admin_token`` (the gateway's ``HINDSIGHT_ADMIN_TOKEN``) is
-    sent instead only with calls that use an admin option (``include=``); ``timeout``
+    is sent as a bearer token; ``admin_token`` (an API key with the ``admin``
+    scope) is sent instead only with calls that use an admin option (``include=``); ``timeout``
     (seconds) bounds every request. Use it as a context manager, or call ``close()``.
     ``transport`` replaces the network (tests, in-process use).
     """

@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from hindsight_common.errors import InvalidInput, Problem
+from hindsight_common.events.audit import AuditRecorded
 from hindsight_common.events.base import Event
 from hindsight_common.events.interactions import InteractionRecorded, SessionClosed
 from hindsight_common.events.memories import (
@@ -36,6 +37,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
     "MemoryAccessed": MemoryAccessed,
     "SessionSummarized": SessionSummarized,
     "ReflectionRequested": ReflectionRequested,
+    "AuditRecorded": AuditRecorded,
 }
 
 _UPCASTERS: dict[tuple[str, int], Upcaster] = {}
