@@ -1,17 +1,40 @@
 """What consolidate does with memory events.
 
-Today: it adds up recall's access counts (``MemoryAccessed``) for rerank's access
-factor; merging, supersession and decay come with the consolidation issue. It
-counts every record it saw, so its group position is real.
+It adds up recall's access counts (``MemoryAccessed``) for rerank's access factor, and
+it consolidates semantic memories: every ``MemoryExtracted`` goes through the
+deterministic fold in ``hindsight_common/consolidation/state.py``, and the decisions it
+implies (``MemoriesMerged``, ``MemorySuperseded``, ``MemoryConflicted``) are appended
+to the memories stream before the batch's position is recorded, so none is lost.
+
+Consolidate keeps no state of its own on disk: on start, ``resume`` rebuilds the fold
+from the log (memories up to the position the access store holds; recorded decisions
+from the whole stream), so what it decides next is what it would have decided without
+the restart. Decision ids derive from the memories involved: a batch redelivered after a
+crash decides the same events again, and those already on the log are not appended twice.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from uuid import UUID
 
-from hindsight_common.events import MemoryAccessed
+from hindsight_common.consolidation.rules import norm
+from hindsight_common.consolidation.state import DEFAULT_SIMILARITY, ConsolidationState
+from hindsight_common.events import (
+    Event,
+    MemoriesMerged,
+    MemoryAccessed,
+    MemoryConflicted,
+    MemoryExtracted,
+    MemorySuperseded,
+)
 from hindsight_common.ports.access import AccessCounts, AccessIncrement
-from hindsight_common.ports.log import LogRecord, Position
+from hindsight_common.ports.embedder import Embedder
+from hindsight_common.ports.log import EventLog, LogRecord, Position
+from hindsight_common.streams import MEMORIES
+
+
+DECISIONS = (MemoriesMerged, MemorySuperseded, MemoryConflicted)
 
 
 def access_increments(records: Sequence[LogRecord]) -> list[AccessIncrement]:
@@ -23,13 +46,106 @@ def access_increments(records: Sequence[LogRecord]) -> list[AccessIncrement]:
     ]
 
 
+async def stream_records(log_: EventLog, stream: str, partition: int, page: int = 1000) -> AsyncIterator[LogRecord]:
+    """Every record of one partition of ``stream``, oldest first."""
+    batch = await log_.read(stream, limit=page, partition=partition)
+    while batch:
+        for r in batch:
+            yield r
+        batch = await log_.read(stream, after=batch[-1].offset, limit=page, partition=partition)
+
+
 class Consolidate:
-    def __init__(self, accesses: AccessCounts) -> None:
+    def __init__(
+        self, accesses: AccessCounts, log_: EventLog | None = None, embedder: Embedder | None = None,
+        *, similarity: float = DEFAULT_SIMILARITY,
+    ) -> None:
+        """Without ``log_`` it only counts accesses; without ``embedder`` it merges exact
+        repeats and supersedes, but finds no near-duplicates."""
         self._accesses = accesses
+        self._log = log_
+        self._embedder = embedder
+        self.state = ConsolidationState(similarity)
+        self._vectors: dict[UUID, list[float]] = {}
+        self._contents: dict[UUID, str] = {}
+        self._on_log: set[UUID] = set()  # decisions read from the log (or appended to it)
         self.seen = 0
+        self.decided = 0
+
+    async def resume(self) -> Position:
+        """Where the consumer resumes (the access store's position), after rebuilding the
+        fold up to it."""
+        position = await self._accesses.position()
+        if self._log is None:
+            return position
+        self.state = ConsolidationState(self.state.similarity)
+        self._vectors.clear()
+        self._contents.clear()
+        self._on_log.clear()
+        for key in await self._log.head(MEMORIES):
+            stream, _, part = key.rpartition("#")
+            upto = position.get(key)
+            async for r in stream_records(self._log, stream, int(part)):
+                if r.event is None:
+                    continue
+                if upto is not None and r.offset <= upto:
+                    await self._fold([r.event], append=False)
+                elif isinstance(r.event, DECISIONS):
+                    # A decision beyond the position (appended before a crash, its batch
+                    # to be redelivered): adopt it, so that batch is not decided again.
+                    self.state.observe(r.event)
+                    self._on_log.add(r.event.event_id)
+        return position
 
     async def handle(self, records: Sequence[LogRecord], position: Position) -> None:
-        """Idempotent: the store skips records at or below the position it holds, and
-        records the batch position even when no record carried counts."""
+        """Idempotent: decisions already on the log are not appended again; the access
+        store skips records at or below the position it holds, and records the batch
+        position even when no record carried counts."""
+        events = [r.event for r in records if r.event is not None]
+        await self._fold(events, append=True)
         await self._accesses.add(access_increments(records), position)
         self.seen += len(records)
+
+    async def _fold(self, events: Sequence[Event], *, append: bool) -> None:
+        if self._log is None:
+            return
+        await self._embed(events)
+        decisions: list[Event] = []
+        for e in events:
+            if isinstance(e, MemoryExtracted):
+                decisions += self.state.decide(e, self._vectors.get)
+            elif not isinstance(e, MemoryAccessed):
+                self.state.observe(e)
+                if isinstance(e, DECISIONS):
+                    self._on_log.add(e.event_id)
+        if append:
+            fresh = [d for d in decisions if d.event_id not in self._on_log]
+            if fresh:
+                await self._log.append(MEMORIES, fresh)  # durable before the position moves
+                self.decided += len(fresh)
+        self._on_log.update(d.event_id for d in decisions)
+
+    async def _embed(self, events: Sequence[Event]) -> None:
+        """Vectors for the new memories that have something to be compared with (a live
+        memory of the same subject with the same key or entities, or another new one),
+        and for those they would be compared with: one embedder call per batch."""
+        if self._embedder is None:
+            return
+        new = [e for e in events if isinstance(e, MemoryExtracted) and e.memory_id not in self.state.memories]
+        texts: dict[UUID, str] = {}
+        groups: dict[tuple[str, str, str], int] = {}
+        for e in new:
+            g = (e.tenant, e.user, norm(e.subject))
+            groups[g] = groups.get(g, 0) + 1
+        for e in new:
+            peers = self.state.candidates(e)
+            if peers or groups[(e.tenant, e.user, norm(e.subject))] > 1:
+                texts[e.memory_id] = e.content
+                for i in peers:
+                    texts.setdefault(i, self._contents.get(i, ""))
+        for e in new:
+            self._contents[e.memory_id] = e.content
+        wanted = [(i, t) for i, t in texts.items() if i not in self._vectors and t]
+        if wanted:
+            vectors = await self._embedder.embed([t for _, t in wanted])
+            self._vectors.update((i, list(v)) for (i, _), v in zip(wanted, vectors, strict=True))

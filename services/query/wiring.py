@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from fastapi import APIRouter, Query as Param, Request
+from fastapi import APIRouter, Depends, Query as Param, Request
 
 from hindsight_common.admin import require_admin
 from hindsight_common.api import (
@@ -13,6 +13,7 @@ from hindsight_common.api import (
     BrowseType,
     Include,
     MemoryDetailOut,
+    MemoryHistoryOut,
     MemoryListOut,
     RecallIn,
     RecallOut,
@@ -77,18 +78,29 @@ def router(get_query: Callable[[], Query], settings: Settings) -> APIRouter:
             keys=tuple(key), tags=tuple(tag), limit=limit, offset=offset)
         return result
 
+    def included(request: Request, include: list[Include] = Param([], description=INCLUDE_DESCRIPTION)) -> tuple[str, ...]:
+        """The ``include`` of a request on one memory, once the caller is known as an admin."""
+        if include:
+            require_admin(settings, request.headers.get("authorization"), "include")
+        return tuple(include)
+
     @api.get("/v1/memories/{memory_id}", response_model=MemoryDetailOut)
     async def get_memory(
-        request: Request,
-        memory_id: str,
-        tenant: str | None = Param(None, max_length=200),
-        include: list[Include] = Param([], description=INCLUDE_DESCRIPTION),
+        memory_id: str, tenant: str | None = Param(None, max_length=200), include: tuple[str, ...] = Depends(included),
     ) -> MemoryDetailOut:
         """One memory with its provenance: the turns it was learned from. A forgotten
         memory is 404 unless an admin asks with ``include=forgotten``."""
-        if include:
-            require_admin(settings, request.headers.get("authorization"), "include")
-        result: MemoryDetailOut = await get_query().memory(tenant, memory_id, include=tuple(include))
+        result: MemoryDetailOut = await get_query().memory(tenant, memory_id, include=include)
+        return result
+
+    @api.get("/v1/memories/{memory_id}/history", response_model=MemoryHistoryOut)
+    async def memory_history(
+        memory_id: str, tenant: str | None = Param(None, max_length=200), include: tuple[str, ...] = Depends(included),
+    ) -> MemoryHistoryOut:
+        """How a memory changed: the values it superseded or was superseded by, and the
+        near-duplicates merged with it, oldest first, each typed by its state ("semantic"
+        is the live one). Forgotten versions only for an admin with ``include=forgotten``."""
+        result: MemoryHistoryOut = await get_query().history(tenant, memory_id, include=include)
         return result
 
     return api
