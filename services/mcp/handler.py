@@ -97,6 +97,8 @@ class MemoryOut(_Out):
     speaker: str
     session: str
     occurred_at: str
+    reinforced_count: int = Field(0, description="How often later conversations confirmed it.")
+    supersedes: list[str] = Field(default_factory=list, description="Ids of older values it replaced.")
 
 
 class RecalledOut(MemoryOut):
@@ -132,6 +134,7 @@ def _memory(m: Memory) -> MemoryOut:
     return MemoryOut(
         id=m.id, type=m.type, kind=m.kind, key=m.key, confidence=m.confidence, tags=list(m.tags),
         content=m.content, speaker=m.speaker, session=m.session, occurred_at=m.occurred_at.isoformat(),
+        reinforced_count=m.reinforced_count, supersedes=list(m.supersedes),
     )
 
 

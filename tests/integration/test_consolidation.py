@@ -9,8 +9,10 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
+from hindsight_client import AsyncHindsight
 from hindsight_common.events import MemoriesMerged, MemoryExtracted, MemorySuperseded
 from hindsight_common.ports.embedder import Embedder
 from hindsight_common.settings import Settings
@@ -89,6 +91,15 @@ async def test_a_changed_preference_leaves_only_the_new_value_and_keeps_the_hist
     assert refused.status_code == 403 and refused.json()["error"]["problems"][0]["field"] == "include"
     missing = await app.client.get("/v1/memories/00000000-0000-0000-0000-000000000000/history")
     assert missing.status_code == 404 and missing.json()["error"]["code"] == "not_found"
+
+    # the SDK reads the same: the live value with what it replaced, and the chain
+    transport = httpx.ASGITransport(app=app.application)
+    async with AsyncHindsight("http://test", transport=transport, admin_token=TOKEN) as hs:
+        [item] = (await hs.recall(ASK["query"], user="ann", types=["semantic"])).items
+        assert (item.id, item.supersedes, item.reinforced_count) == (go, (python,), 0)
+        chain = await hs.memory_history(python)
+        assert chain.live == go and [(v.id, v.type, v.superseded_by) for v in chain.versions] == [
+            (python, "superseded", go), (go, "semantic", None)]
 
 
 async def test_near_duplicates_merge_with_their_provenance(app: App) -> None:
