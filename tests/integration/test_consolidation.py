@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from hindsight_client import AsyncHindsight
-from hindsight_common.events import MemoriesMerged, MemoryExtracted, MemorySuperseded
+from hindsight_common.events import MemoriesMerged, MemoryConflicted, MemoryExtracted, MemorySuperseded
 from hindsight_common.ports.embedder import Embedder
 from hindsight_common.settings import Settings
 from hindsight_common.streams import MEMORIES
@@ -165,3 +165,23 @@ async def test_a_restart_and_a_rebuild_give_the_same_sets(settings: Settings, em
         assert {(i["id"], i["type"], i["superseded_by"]) for i in again} == {
             (i["id"], i["type"], i["superseded_by"]) for i in admin_before}
         assert len([e for e in await events(app) if isinstance(e, MemorySuperseded)]) == 2
+
+
+async def test_values_that_cannot_be_ordered_are_flagged_for_a_reviewer(app: App) -> None:
+    turns = [{"user": "ann", "session": "s1", "speaker": "Ann", "content": content,
+              "occurred_at": "2024-05-01T10:00:00Z", "external_id": f"s1-{n}"}
+             for n, content in enumerate(["I prefer Python for scripting.", "I prefer Go for scripting."])]
+    assert (await app.client.post("/v1/interactions", json={"interactions": turns})).status_code == 201
+    assert (await app.client.post("/v1/sessions/s1:close", json={"user": "ann"})).status_code == 201
+    for _ in range(400):
+        if any(isinstance(e, MemoryConflicted) for e in await events(app)):
+            break
+        await asyncio.sleep(0.05)
+    await app.runtime.wait_caught_up()
+    [conflict] = [e for e in await events(app) if isinstance(e, MemoryConflicted)]
+    assert conflict.key == "preference.programming_language" and "same time" in conflict.reason
+    assert not [e for e in await events(app) if isinstance(e, MemorySuperseded)]  # not guessed
+    both = {str(i) for i in conflict.memory_ids}
+    assert {i["id"] for i in await recalled(app)} == both  # both stay live
+    flagged = await app.client.get("/v1/memories", params={"user": "ann", "tag": "conflicted"})
+    assert {m["id"] for m in flagged.json()["items"]} == both

@@ -221,6 +221,9 @@ def test_one_live_value_per_subject_and_key_unless_flagged(plan: list[Spec]) -> 
         for a in ids:
             for b in ids:
                 assert a == b or frozenset((a, b)) in flagged
+    docs = project(log, 3)
+    for pair in flagged:  # a reviewer finds every conflict by its tag
+        assert all("conflicted" in docs[str(i)].tags for i in pair)
     for s in (e for e in log if isinstance(e, MemorySuperseded)):
         old, new = state.memories[s.old_id], state.memories[s.new_id]
         assert old.key == new.key and old.group == new.group and old.at < new.at

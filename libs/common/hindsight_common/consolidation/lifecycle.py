@@ -8,7 +8,9 @@ Pure functions over the documents a projection already holds, called by
 - ``MemoriesMerged`` does the same for the kept memory, once per merged memory, and
   re-types each merged one "merged" (``merged_into`` names the kept one);
 - ``MemorySuperseded`` re-types the old memory "superseded" (``superseded_by``) and
-  adds it to the new one's ``supersedes``.
+  adds it to the new one's ``supersedes``;
+- ``MemoryConflicted`` tags each memory "conflicted" (both stay live), so a reviewer
+  finds them with ``GET /v1/memories?tag=conflicted``.
 
 Every update is keyed by what it adds (evidence not yet in the provenance, a merged id
 not yet in ``merged_from``), so a redelivered or repeated event changes nothing. Only a
@@ -23,10 +25,12 @@ from datetime import UTC, datetime
 from typing import Any
 
 from hindsight_common.consolidation.rules import combine_confidence, union
-from hindsight_common.events import Event, MemoriesMerged, MemoryReinforced, MemorySuperseded
+from hindsight_common.events import Event, MemoriesMerged, MemoryConflicted, MemoryReinforced, MemorySuperseded
 from hindsight_common.ports.projection import Document
 
-LIFECYCLE_EVENTS = (MemoryReinforced, MemoriesMerged, MemorySuperseded)
+LIFECYCLE_EVENTS = (MemoryReinforced, MemoriesMerged, MemorySuperseded, MemoryConflicted)
+#: The tag a memory in an unresolved conflict carries, for a reviewer to browse by.
+CONFLICT_TAG = "conflicted"
 #: Recall's and browsing's default types leave these out; ``include`` asks for them.
 HIDDEN_STATES = ("superseded", "merged")
 
@@ -41,6 +45,8 @@ def referenced(e: Event) -> list[str]:
         return [str(e.kept_id), *(str(i) for i in e.merged_ids)]
     if isinstance(e, MemorySuperseded):
         return [str(e.old_id), str(e.new_id)]
+    if isinstance(e, MemoryConflicted):
+        return [str(i) for i in e.memory_ids]
     return []
 
 
@@ -80,6 +86,10 @@ def updated_documents(e: Event, stream: str, offset: int, known: Known) -> list[
             out.append(replace(at(old), type="superseded", superseded_by=new_id))
         if new is not None and old_id not in new.supersedes:
             out.append(replace(at(new), supersedes=union(new.supersedes, (old_id,))))
+    elif isinstance(e, MemoryConflicted):
+        for doc in (known(str(i)) for i in e.memory_ids):
+            if doc is not None and CONFLICT_TAG not in doc.tags:
+                out.append(replace(at(doc), tags=(*doc.tags, CONFLICT_TAG)))
     return out
 
 
