@@ -83,6 +83,10 @@ def _parser() -> argparse.ArgumentParser:
     rcb.add_argument("--data-dir", type=Path, default=None,
                      help="embedded: keep the loaded corpus here and reuse it in later runs")
     rcb.add_argument("--json", action="store_true")
+    cb = bsub.add_parser("consolidate", help="dedup and supersession precision/recall on a synthetic stream")
+    cb.add_argument("--n", type=int, default=5000, help="statements (default 5000)")
+    cb.add_argument("--seed", type=int, default=7)
+    cb.add_argument("--json", action="store_true")
     rb = bsub.add_parser("reflect", help="offline reflector precision/recall on the labelled sets")
     rb.add_argument("--json", action="store_true")
     return p
@@ -111,6 +115,8 @@ def main(argv: list[str] | None = None) -> int:
             return asyncio.run(_bench_locomo(args))
         if args.command == "bench" and args.bench == "recall":
             return asyncio.run(_bench_recall(args))
+        if args.command == "bench" and args.bench == "consolidate":
+            return asyncio.run(_bench_consolidate(args))
         if args.command == "bench" and args.bench == "reflect":
             return _bench_reflect(args)
     except HindsightError as e:
@@ -238,6 +244,15 @@ async def _bench_recall(args: argparse.Namespace) -> int:
         raise SystemExit("hindsight: --data-dir applies to the embedded bench, not with --url")
     rows = await run_recall_bench(sizes, preset_names(args.presets), args.queries, args.url, args.data_dir)
     print_recall_bench(rows, "gateway at " + args.url if args.url else "embedded", args.json)
+    return 0
+
+
+async def _bench_consolidate(args: argparse.Namespace) -> int:
+    from hindsight_services.bench_consolidate import print_consolidate_bench, run_consolidate_bench
+
+    if args.n < 1:
+        raise SystemExit("hindsight: --n must be at least 1")
+    print_consolidate_bench(await run_consolidate_bench(args.n, args.seed), args.json)
     return 0
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Sequence
 from uuid import UUID
 
-from hindsight_common.consolidation.rules import norm
+from hindsight_common.consolidation.rules import entity_set, norm
 from hindsight_common.consolidation.state import DEFAULT_SIMILARITY, ConsolidationState
 from hindsight_common.events import (
     Event,
@@ -126,26 +126,34 @@ class Consolidate:
         self._on_log.update(d.event_id for d in decisions)
 
     async def _embed(self, events: Sequence[Event]) -> None:
-        """Vectors for the new memories that have something to be compared with (a live
-        memory of the same subject with the same key or entities, or another new one),
-        and for those they would be compared with: one embedder call per batch."""
+        """Vectors for the new memories that a near-duplicate check will compare, and for
+        the live memories they will be compared with: one embedder call per batch, each
+        distinct text embedded once. A new memory whose only peers are others of the same
+        batch is embedded too (the state cannot tell yet what they will be)."""
         if self._embedder is None:
             return
         new = [e for e in events if isinstance(e, MemoryExtracted) and e.memory_id not in self.state.memories]
-        texts: dict[UUID, str] = {}
-        groups: dict[tuple[str, str, str], int] = {}
+        slots: dict[tuple[str, str, str, str], int] = {}  # new memories per subject and key / entities
         for e in new:
-            g = (e.tenant, e.user, norm(e.subject))
-            groups[g] = groups.get(g, 0) + 1
+            for slot in _slots(e):
+                slots[slot] = slots.get(slot, 0) + 1
+        texts: dict[UUID, str] = {}
         for e in new:
             peers = self.state.candidates(e)
-            if peers or groups[(e.tenant, e.user, norm(e.subject))] > 1:
+            if peers or any(slots[slot] > 1 for slot in _slots(e)):
                 texts[e.memory_id] = e.content
                 for i in peers:
                     texts.setdefault(i, self._contents.get(i, ""))
         for e in new:
             self._contents[e.memory_id] = e.content
-        wanted = [(i, t) for i, t in texts.items() if i not in self._vectors and t]
-        if wanted:
-            vectors = await self._embedder.embed([t for _, t in wanted])
-            self._vectors.update((i, list(v)) for (i, _), v in zip(wanted, vectors, strict=True))
+        distinct = list(dict.fromkeys(t for i, t in texts.items() if i not in self._vectors and t))
+        if distinct:
+            vectors = dict(zip(distinct, await self._embedder.embed(distinct), strict=True))
+            self._vectors.update((i, list(vectors[t])) for i, t in texts.items() if t in vectors)
+
+
+def _slots(e: MemoryExtracted) -> list[tuple[str, str, str, str]]:
+    """What two memories must share to be compared: subject and key, or subject and entities."""
+    group = (e.tenant, e.user, norm(e.subject))
+    entities = ",".join(sorted(entity_set(e.entities, e.subject)))
+    return [(*group, "key:" + e.key.lower()), *([(*group, "entities:" + entities)] if entities else [])]

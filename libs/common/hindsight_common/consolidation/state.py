@@ -16,9 +16,9 @@ far and returns the decisions it implies, already applied to the state:
 
 ``observe`` folds every other event: reinforcements, forgets, and recorded decisions
 (its own, read back, or read from the log when rebuilding), idempotently. Decision
-event ids and times derive from the memories involved, never from a clock, so
-replaying the same log gives byte-for-byte the same decisions; ``recorded`` holds the
-ids of decisions already on the log, so the service never appends one twice.
+event ids, times and contents derive from the memories involved, never from a clock,
+so replaying the same log gives the same decisions (only ``recorded_at``, when the log
+stored one, differs); ``recorded`` holds the ids of the decisions the state has applied.
 """
 
 from __future__ import annotations
@@ -97,9 +97,14 @@ class ConsolidationState:
 
     def candidates(self, e: MemoryExtracted) -> list[UUID]:
         """Live memories a near-duplicate check of ``e`` would compare it with (same
-        subject, and the same key or a shared entity): the ids that need vectors."""
+        subject, the same key or entities, not naming different things on one key); none
+        when ``e`` exactly repeats a live memory (no similarity is needed then). The ids
+        that need vectors."""
         new = _track(e)
-        return [m.id for m in self.live_in(new.group) if _related(m, new)]
+        peers = [m for m in self.live_in(new.group) if _related(m, new)]
+        if any(_same_statement(m, new) for m in peers):
+            return []
+        return [m.id for m in peers if not _distinct_values(m, new)]
 
     # -- deciding -----------------------------------------------------------------
 
