@@ -35,6 +35,7 @@ from hindsight_common.streams import MEMORIES
 
 
 DECISIONS = (MemoriesMerged, MemorySuperseded, MemoryConflicted)
+REBUILD_BATCH = 512  # memories folded (and embedded) together when rebuilding
 
 
 def access_increments(records: Sequence[LogRecord]) -> list[AccessIncrement]:
@@ -69,6 +70,7 @@ class Consolidate:
         self._vectors: dict[UUID, list[float]] = {}
         self._contents: dict[UUID, str] = {}
         self._on_log: set[UUID] = set()  # decisions read from the log (or appended to it)
+        self._stale = False  # a batch failed half-way: rebuild before the next one
         self.seen = 0
         self.decided = 0
 
@@ -76,8 +78,12 @@ class Consolidate:
         """Where the consumer resumes (the access store's position), after rebuilding the
         fold up to it."""
         position = await self._accesses.position()
+        await self._rebuild(position)
+        return position
+
+    async def _rebuild(self, position: Position) -> None:
         if self._log is None:
-            return position
+            return
         self.state = ConsolidationState(self.state.similarity)
         self._vectors.clear()
         self._contents.clear()
@@ -85,24 +91,42 @@ class Consolidate:
         for key in await self._log.head(MEMORIES):
             stream, _, part = key.rpartition("#")
             upto = position.get(key)
+            folded: list[Event] = []
             async for r in stream_records(self._log, stream, int(part)):
                 if r.event is None:
                     continue
                 if upto is not None and r.offset <= upto:
-                    await self._fold([r.event], append=False)
-                elif isinstance(r.event, DECISIONS):
+                    folded.append(r.event)
+                    if len(folded) >= REBUILD_BATCH:
+                        await self._fold(folded, append=False)
+                        folded = []
+                    continue
+                if folded:  # every record up to the position comes before the rest
+                    await self._fold(folded, append=False)
+                    folded = []
+                if isinstance(r.event, DECISIONS):
                     # A decision beyond the position (appended before a crash, its batch
                     # to be redelivered): adopt it, so that batch is not decided again.
                     self.state.observe(r.event)
                     self._on_log.add(r.event.event_id)
-        return position
+            if folded:
+                await self._fold(folded, append=False)
 
     async def handle(self, records: Sequence[LogRecord], position: Position) -> None:
         """Idempotent: decisions already on the log are not appended again; the access
         store skips records at or below the position it holds, and records the batch
-        position even when no record carried counts."""
+        position even when no record carried counts. When a batch fails half-way (the
+        append of its decisions, say), the fold is rebuilt from the log before the retry,
+        so decisions the state took but the log never got are taken again."""
+        if self._stale:
+            await self._rebuild(await self._accesses.position())
+            self._stale = False
         events = [r.event for r in records if r.event is not None]
-        await self._fold(events, append=True)
+        try:
+            await self._fold(events, append=True)
+        except BaseException:
+            self._stale = True
+            raise
         await self._accesses.add(access_increments(records), position)
         self.seen += len(records)
 
