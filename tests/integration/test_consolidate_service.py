@@ -47,14 +47,19 @@ def position(records: list[LogRecord]) -> dict[str, int]:
     return {records[-1].position_key: records[-1].offset}
 
 
+async def change_of_mind(log: EventLog, handler: Consolidate) -> tuple[MemoryExtracted, MemoryExtracted, list[LogRecord]]:
+    """A started handler, and two values of one key on the log for it."""
+    await handler.resume()
+    python, go = preference("Python", 1), preference("Go", 20)
+    return python, go, await appended(log, python, go)
+
+
 async def test_a_failed_append_is_decided_again_on_the_retry(tmp_path: Path, embedder: Embedder) -> None:
     settings = Settings(data_dir=tmp_path / "data")
     log, accesses = make_log(settings), make_access_counts(settings)
     try:
         handler = Consolidate(accesses, log, embedder)
-        await handler.resume()
-        python, go = preference("Python", 1), preference("Go", 20)
-        records = await appended(log, python, go)
+        python, go, records = await change_of_mind(log, handler)
         lock = sqlite3.connect(settings.log_path, timeout=0)
         lock.execute("BEGIN EXCLUSIVE")  # the log is unavailable: every append times out
         try:
@@ -77,9 +82,7 @@ async def test_a_restart_after_a_crash_adopts_what_the_log_holds(tmp_path: Path,
     log, accesses = make_log(settings), make_access_counts(settings)
     try:
         first = Consolidate(accesses, log, embedder)
-        await first.resume()
-        python, go = preference("Python", 1), preference("Go", 20)
-        records = await appended(log, python, go)
+        python, go, records = await change_of_mind(log, first)
         await first.handle(records, position(records))
         decided = await supersessions(log)
         assert decided == [(python.memory_id, go.memory_id)]
