@@ -70,6 +70,8 @@ async def test_a_changed_preference_leaves_only_the_new_value_and_keeps_the_hist
 
     items = await recalled(app)
     assert [i["id"] for i in items] == [go]
+    anything = await recalled(app, {"user": "ann", "query": ASK["query"]})  # turns too, by default
+    assert go in [i["id"] for i in anything] and python not in [i["id"] for i in anything]
     assert items[0]["supersedes"] == [python] and items[0]["superseded_by"] is None
     listed = (await app.client.get("/v1/memories", params={"user": "ann"})).json()["items"]
     assert [m["id"] for m in listed] == [go]
