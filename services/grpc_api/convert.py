@@ -31,6 +31,7 @@ from hindsight_common.api import (
     IngestResponse,
     MAX_OFFSET,
     MemoryDetailOut,
+    MemoryHistoryOut,
     MemoryListOut,
     MemoryOut,
     MemoryState,
@@ -319,3 +320,8 @@ def memory_response(out: MemoryDetailOut) -> pb.GetMemoryResponse:
             for s in out.sources
         ],
     )
+
+
+def history_response(out: MemoryHistoryOut) -> pb.GetMemoryHistoryResponse:
+    return pb.GetMemoryHistoryResponse(memory_id=out.memory_id, live=out.live,
+                                       versions=[_memory(m) for m in out.versions])

@@ -401,3 +401,13 @@ class GetMemoryResponse(_message.Message):
     memory: Memory
     sources: _containers.RepeatedCompositeFieldContainer[SourceTurn]
     def __init__(self, memory: _Optional[_Union[Memory, _Mapping]] = ..., sources: _Optional[_Iterable[_Union[SourceTurn, _Mapping]]] = ...) -> None: ...
+
+class GetMemoryHistoryResponse(_message.Message):
+    __slots__ = ("memory_id", "live", "versions")
+    MEMORY_ID_FIELD_NUMBER: _ClassVar[int]
+    LIVE_FIELD_NUMBER: _ClassVar[int]
+    VERSIONS_FIELD_NUMBER: _ClassVar[int]
+    memory_id: str
+    live: str
+    versions: _containers.RepeatedCompositeFieldContainer[Memory]
+    def __init__(self, memory_id: _Optional[str] = ..., live: _Optional[str] = ..., versions: _Optional[_Iterable[_Union[Memory, _Mapping]]] = ...) -> None: ...

@@ -231,12 +231,29 @@ class HindsightServicer(pb_grpc.HindsightServicer):
     async def GetMemory(  # noqa: N802
         self, request: pb.GetMemoryRequest, context: Context[pb.GetMemoryRequest, pb.GetMemoryResponse]
     ) -> pb.GetMemoryResponse:
-        async def work() -> pb.GetMemoryResponse:
+        async def fetch(p: convert.MemoryParams) -> pb.GetMemoryResponse:
+            return convert.memory_response(await self._query().memory(p.tenant, p.memory_id, include=tuple(p.include)))
+
+        return await self._one_memory(request, context, fetch)
+
+    async def GetMemoryHistory(  # noqa: N802
+        self, request: pb.GetMemoryRequest, context: Context[pb.GetMemoryRequest, pb.GetMemoryHistoryResponse]
+    ) -> pb.GetMemoryHistoryResponse:
+        async def fetch(p: convert.MemoryParams) -> pb.GetMemoryHistoryResponse:
+            return convert.history_response(await self._query().history(p.tenant, p.memory_id, include=tuple(p.include)))
+
+        return await self._one_memory(request, context, fetch)
+
+    async def _one_memory(
+        self, request: pb.GetMemoryRequest, context: Context[pb.GetMemoryRequest, R],
+        fetch: Callable[[convert.MemoryParams], Awaitable[R]],
+    ) -> R:
+        """An rpc on one memory: its parameters validated, ``include`` for admins only."""
+        async def work() -> R:
             p = convert.memory_params(request)
             if p.include:
                 require_admin(self._settings, authorization(context), "include")
-            memory = await self._query().memory(p.tenant, p.memory_id, include=tuple(p.include))
-            return convert.memory_response(memory)
+            return await fetch(p)
 
         return await answer(context, work)
 

@@ -6,9 +6,11 @@ restart or a rebuild from the log gives the same live, superseded and merged set
 from __future__ import annotations
 
 import asyncio
+import uuid
 from pathlib import Path
 from typing import Any
 
+import grpc
 import httpx
 import pytest
 
@@ -18,7 +20,12 @@ from hindsight_common.ports.embedder import Embedder
 from hindsight_common.settings import Settings
 from hindsight_common.streams import MEMORIES
 from hindsight_services.embedded import drop_projections
+from hindsight_services.grpc_api import hindsight_pb2 as pb
+from hindsight_services.grpc_api import hindsight_pb2_grpc as pb_grpc
+from hindsight_services.grpc_api.server import build_server
+from hindsight_services.ingest.handler import Ingest
 from tests.integration.conftest import App, running
+from tests.integration.test_grpc import TIMEOUT, as_json, normal, rpc_error
 
 TOKEN = "consolidation-admin"
 ADMIN = {"authorization": f"Bearer {TOKEN}"}
@@ -187,3 +194,28 @@ async def test_values_that_cannot_be_ordered_are_flagged_for_a_reviewer(app: App
     assert {i["id"] for i in await recalled(app)} == both  # both stay live
     flagged = await app.client.get("/v1/memories", params={"user": "ann", "tag": "conflicted"})
     assert {m["id"] for m in flagged.json()["items"]} == both
+
+
+async def test_grpc_gives_the_same_history(app: App) -> None:
+    python, go = await change_of_mind(app)
+    runtime = app.runtime
+    gateway = build_server(lambda: runtime.query, lambda: Ingest(runtime.log, runtime.settings), runtime.settings, 0)
+    await gateway.start()
+    try:
+        async with grpc.aio.insecure_channel(gateway.address) as channel:
+            stub = pb_grpc.HindsightStub(channel)
+            chain = await stub.GetMemoryHistory(pb.GetMemoryRequest(memory_id=python), timeout=TIMEOUT)
+            http = (await app.client.get(f"/v1/memories/{python}/history")).json()
+            assert chain.live == go and [(v.id, v.type) for v in chain.versions] == [
+                (python, "superseded"), (go, "semantic")]
+            assert [as_json(v) for v in chain.versions] == normal(http["versions"])
+            [item] = (await stub.Recall(pb.RecallRequest(user="ann", query=ASK["query"], types=["semantic"]),
+                                        timeout=TIMEOUT)).items
+            assert (item.id, list(item.supersedes)) == (go, [python])
+            e = await rpc_error(stub.GetMemoryHistory(pb.GetMemoryRequest(memory_id=python, include=["forgotten"]),
+                                                      timeout=TIMEOUT))
+            assert e.code() == grpc.StatusCode.PERMISSION_DENIED
+            e = await rpc_error(stub.GetMemoryHistory(pb.GetMemoryRequest(memory_id=str(uuid.uuid4())), timeout=TIMEOUT))
+            assert e.code() == grpc.StatusCode.NOT_FOUND
+    finally:
+        await gateway.stop(0)
