@@ -26,6 +26,7 @@ from hindsight_common.events import (
     MemoryAccessed,
     MemoryConflicted,
     MemoryExtracted,
+    MemoryForgotten,
     MemorySuperseded,
 )
 from hindsight_common.ports.access import AccessCounts, AccessIncrement
@@ -148,6 +149,12 @@ class Consolidate:
                 await self._log.append(MEMORIES, fresh)  # durable before the position moves
                 self.decided += len(fresh)
         self._on_log.update(d.event_id for d in decisions)
+        # Only live memories are ever compared again: drop what the others cached.
+        known = self.state.memories
+        for i in (i for e in (*events, *decisions) for i in _left_live(e)):
+            if i in known and known[i].status != "live":
+                self._vectors.pop(i, None)
+                self._contents.pop(i, None)
 
     async def _embed(self, events: Sequence[Event]) -> None:
         """Vectors for the new memories that a near-duplicate check will compare, and for
@@ -181,3 +188,14 @@ def _slots(e: MemoryExtracted) -> list[tuple[str, str, str, str]]:
     group = (e.tenant, e.user, norm(e.subject))
     entities = ",".join(sorted(entity_set(e.entities, e.subject)))
     return [(*group, "key:" + e.key.lower()), *([(*group, "entities:" + entities)] if entities else [])]
+
+
+def _left_live(e: Event) -> list[UUID]:
+    """The memories an event may take out of the live set."""
+    if isinstance(e, MemoriesMerged):
+        return list(e.merged_ids)
+    if isinstance(e, MemorySuperseded):
+        return [e.old_id]
+    if isinstance(e, MemoryForgotten):
+        return [e.memory_id]
+    return []
