@@ -114,6 +114,12 @@ class MemoryList(_Out):
     next_offset: int | None
 
 
+class HistoryOut(_Out):
+    memory_id: str
+    live: str | None
+    versions: list[MemoryOut]
+
+
 class TurnOut(_Out):
     speaker: str
     role: str
@@ -283,3 +289,18 @@ async def list_memories(
             user=user or gw.default_user, session=session, types=types, kinds=kinds, keys=keys, tags=tags,
             limit=limit, offset=offset)
     return MemoryList(items=[_memory(m) for m in page.items], next_offset=page.next_offset)
+
+
+async def memory_history(
+    ctx: GatewayContext,
+    memory_id: Annotated[str, Field(description="The memory's id, as returned by recall or list_memories.")],
+) -> HistoryOut:
+    """How a memory changed over time: the older values it replaced (type "superseded") and
+    the repeats merged into it (type "merged"), oldest first; live names the current value.
+    Use it when the user asks what they used to prefer or when something changed. Recall
+    and list_memories already return only current values.
+    """
+    gw = _gateway(ctx)
+    with gateway_errors():
+        h = await gw.client.memory_history(memory_id)
+    return HistoryOut(memory_id=h.memory_id, live=h.live, versions=[_memory(m) for m in h.versions])
