@@ -15,6 +15,7 @@ crash decides the same events again, and those already on the log are not append
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import AsyncIterator, Sequence
 from uuid import UUID
 
@@ -68,7 +69,8 @@ class Consolidate:
         self._log = log_
         self._embedder = embedder
         self.state = ConsolidationState(similarity)
-        self._vectors: dict[UUID, list[float]] = {}
+        # Single precision: a sixth of a list of floats; similarities are rounded anyway.
+        self._vectors: dict[UUID, array[float]] = {}
         self._contents: dict[UUID, str] = {}
         self._on_log: set[UUID] = set()  # decisions read from the log (or appended to it)
         self._stale = False  # a batch failed half-way: rebuild before the next one
@@ -180,7 +182,7 @@ class Consolidate:
         distinct = list(dict.fromkeys(t for i, t in texts.items() if i not in self._vectors and t))
         if distinct:
             vectors = dict(zip(distinct, await self._embedder.embed(distinct), strict=True))
-            self._vectors.update((i, list(vectors[t])) for i, t in texts.items() if t in vectors)
+            self._vectors.update((i, array("f", vectors[t])) for i, t in texts.items() if t in vectors)
 
 
 def _slots(e: MemoryExtracted) -> list[tuple[str, str, str, str]]:
