@@ -103,6 +103,10 @@ def _parser() -> argparse.ArgumentParser:
     ab = bsub.add_parser("auth", help="what checking an API key or a JWT costs per call and per request")
     ab.add_argument("--n", type=int, default=2000, help="calls per measurement")
     ab.add_argument("--json", action="store_true")
+    cb = bsub.add_parser("consolidate", help="dedup and supersession precision/recall on a synthetic stream")
+    cb.add_argument("--n", type=int, default=5000, help="statements (default 5000)")
+    cb.add_argument("--seed", type=int, default=7)
+    cb.add_argument("--json", action="store_true")
     rb = bsub.add_parser("reflect", help="offline reflector precision/recall on the labelled sets")
     rb.add_argument("--json", action="store_true")
     from hindsight_services.bench_security import add_arguments as add_security_arguments  # light
@@ -145,6 +149,8 @@ def main(argv: list[str] | None = None) -> int:
 
             print_auth_bench(asyncio.run(run_auth_bench(args.n)), args.json)
             return 0
+        if args.command == "bench" and args.bench == "consolidate":
+            return asyncio.run(_bench_consolidate(args))
         if args.command == "bench" and args.bench == "reflect":
             return _bench_reflect(args)
         if args.command == "bench" and args.bench == "security":
@@ -302,6 +308,15 @@ async def _bench_perf(args: argparse.Namespace) -> int:
     plan = Plan.quick() if args.quick else Plan.full(_sizes(args.sizes))
     result = await run_perf_bench(args.url, parse_pids(args.pid), plan, default_log_dir())
     print_perf(result, args.json)
+    return 0
+
+
+async def _bench_consolidate(args: argparse.Namespace) -> int:
+    from hindsight_services.bench_consolidate import print_consolidate_bench, run_consolidate_bench
+
+    if args.n < 1:
+        raise SystemExit("hindsight: --n must be at least 1")
+    print_consolidate_bench(await run_consolidate_bench(args.n, args.seed), args.json)
     return 0
 
 

@@ -137,7 +137,7 @@ class EmbeddedRuntime:
             reflect_wiring.consumer(
                 self.log, self.reflect_state, make_reflector(self.settings), self.settings
             ),
-            consolidate_wiring.consumer(self.log, self.settings, self.access_counts),
+            consolidate_wiring.consumer(self.log, self.settings, self.access_counts, self.embedder),
         ]
         self.query = Query(
             RecallEngine(

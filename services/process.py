@@ -295,7 +295,8 @@ async def _start(
     if service == "consolidate":
         accesses = make_access_counts(settings)
         closers.append(accesses.close)
-        return consolidate_wiring.consumer(event_log, settings, accesses)
+        embedder = make_embedder(settings)  # near-duplicates are found by meaning
+        return consolidate_wiring.consumer(event_log, settings, accesses, embedder)
     if service == "query":
         embedder = make_embedder(settings)
         await embedder.embed(["warm up"])

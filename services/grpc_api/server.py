@@ -189,7 +189,7 @@ class HindsightServicer(pb_grpc.HindsightServicer):
         require_scope(principal, scope, what)
         return principal
 
-    async def _answer(self, context: Context[Q, R], work: Callable[[], Awaitable[R]]) -> R:
+    async def _answer(self, context: Context[Q, R], work: Callable[[], Awaitable[R]], rpc: str | None = None) -> R:
         """``answer``, with every refusal (403) of the call queued on the audit trail."""
 
         async def audited() -> R:
@@ -201,7 +201,7 @@ class HindsightServicer(pb_grpc.HindsightServicer):
                     self._auth.audit.note(forbidden_event(principal, e, what, "grpc"))
                 raise
 
-        return await answer(context, audited, rpc_name(work))
+        return await answer(context, audited, rpc or rpc_name(work))
 
     def _bind(self, principal: Principal | None, body: B) -> B:
         return bind_tenant(principal, body, self._settings)
@@ -302,16 +302,34 @@ class HindsightServicer(pb_grpc.HindsightServicer):
     async def GetMemory(  # noqa: N802
         self, request: pb.GetMemoryRequest, context: Context[pb.GetMemoryRequest, pb.GetMemoryResponse]
     ) -> pb.GetMemoryResponse:
-        async def work() -> pb.GetMemoryResponse:
-            principal = await self._principal(context, "read", "GetMemory")
+        async def fetch(tenant: str, p: convert.MemoryParams) -> pb.GetMemoryResponse:
+            return convert.memory_response(await self._query().memory(tenant, p.memory_id, include=tuple(p.include)))
+
+        return await self._one_memory(request, context, fetch, "GetMemory")
+
+    async def GetMemoryHistory(  # noqa: N802
+        self, request: pb.GetMemoryRequest, context: Context[pb.GetMemoryRequest, pb.GetMemoryHistoryResponse]
+    ) -> pb.GetMemoryHistoryResponse:
+        async def fetch(tenant: str, p: convert.MemoryParams) -> pb.GetMemoryHistoryResponse:
+            return convert.history_response(await self._query().history(tenant, p.memory_id, include=tuple(p.include)))
+
+        return await self._one_memory(request, context, fetch, "GetMemoryHistory")
+
+    async def _one_memory(
+        self, request: pb.GetMemoryRequest, context: Context[pb.GetMemoryRequest, R],
+        fetch: Callable[[str, convert.MemoryParams], Awaitable[R]], rpc: str,
+    ) -> R:
+        """An rpc on one memory: its parameters validated, the caller's tenant, ``include``
+        for admins only."""
+        async def work() -> R:
+            principal = await self._principal(context, "read", rpc)
             p = convert.memory_params(request)
             tenant = self._tenant(principal, p.tenant)
             if p.include:
                 require_admin(principal, "include")
-            memory = await self._query().memory(tenant, p.memory_id, include=tuple(p.include))
-            return convert.memory_response(memory)
+            return await fetch(tenant, p)
 
-        return await self._answer(context, work)
+        return await self._answer(context, work, rpc)
 
 
 @dataclass

@@ -34,6 +34,7 @@ from hindsight_services.mcp.handler import (
     Gateway,
     forget,
     list_memories,
+    memory_history,
     recall,
     reflect,
     retain,
@@ -44,7 +45,8 @@ INSTRUCTIONS = """\
 Hindsight is your long-term memory across conversations. Save what is worth remembering
 with retain (facts, preferences, decisions, outcomes); search it with recall before you
 answer; call reflect when a conversation ends so Hindsight distills lasting memories from
-it; browse them with list_memories; forget what the user wants forgotten or what is wrong.
+it; browse them with list_memories (memory_history shows how one changed); forget what the
+user wants forgotten or what is wrong.
 """
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, open_world_hint=False)
@@ -58,6 +60,7 @@ TOOLS: tuple[tuple[Callable[..., Any], str, ToolAnnotations], ...] = (
     (forget, "Forget a memory", DESTRUCTIVE),
     (session_context, "Get a conversation's working memory", READ_ONLY),
     (list_memories, "Browse memories", READ_ONLY),
+    (memory_history, "How a memory changed", READ_ONLY),
 )
 
 

@@ -13,6 +13,7 @@ from hindsight_common.api import (
     BrowseType,
     Include,
     MemoryDetailOut,
+    MemoryHistoryOut,
     MemoryListOut,
     RecallIn,
     RecallOut,
@@ -95,19 +96,38 @@ def router(get_query: Callable[[], Query], settings: Settings, auth: Authenticat
             keys=tuple(key), tags=tuple(tag), limit=limit, offset=offset)
         return result
 
-    @api.get("/v1/memories/{memory_id}", response_model=MemoryDetailOut, responses=errors(403, 404, 422))
-    async def get_memory(
+    def one_memory(
         request: Request,
-        memory_id: str,
         tenant: str | None = Param(None, min_length=1, max_length=200, pattern=IDENTIFIER_PATTERN),
         include: list[Include] = Param([], description=INCLUDE_DESCRIPTION),
-    ) -> MemoryDetailOut:
-        """One memory with its provenance: the turns it was learned from. A forgotten
-        memory is 404 unless an admin asks with ``include=forgotten``."""
+    ) -> tuple[str, tuple[str, ...]]:
+        """The tenant and ``include`` of a request on one memory, the caller known as an
+        admin when it asks for ``include``."""
         tenant = tenant_of(request, tenant, settings)
         if include:
             require_admin(principal_of(request), "include")
-        result: MemoryDetailOut = await get_query().memory(tenant, memory_id, include=tuple(include))
+        return tenant, tuple(include)
+
+    @api.get("/v1/memories/{memory_id}", response_model=MemoryDetailOut, responses=errors(403, 404, 422))
+    async def get_memory(
+        memory_id: str, asked: tuple[str, tuple[str, ...]] = Depends(one_memory),
+    ) -> MemoryDetailOut:
+        """One memory with its provenance: the turns it was learned from. A forgotten
+        memory is 404 unless an admin asks with ``include=forgotten``."""
+        tenant, include = asked
+        result: MemoryDetailOut = await get_query().memory(tenant, memory_id, include=include)
+        return result
+
+    @api.get("/v1/memories/{memory_id}/history", response_model=MemoryHistoryOut,
+             responses=errors(403, 404, 422))
+    async def memory_history(
+        memory_id: str, asked: tuple[str, tuple[str, ...]] = Depends(one_memory),
+    ) -> MemoryHistoryOut:
+        """How a memory changed: the values it superseded or was superseded by, and the
+        near-duplicates merged with it, oldest first, each typed by its state ("semantic"
+        is the live one). Forgotten versions only for an admin with ``include=forgotten``."""
+        tenant, include = asked
+        result: MemoryHistoryOut = await get_query().history(tenant, memory_id, include=include)
         return result
 
     return api

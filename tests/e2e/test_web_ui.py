@@ -382,3 +382,27 @@ def test_with_auth_required_the_page_loads_and_sends_the_key_it_is_given(
         assert page.evaluate("localStorage.getItem('hindsight.apiKey')") is None
     finally:
         served.stop()
+
+
+def test_a_changed_preference_shows_what_it_replaced(gateway: Gateway, page: Page) -> None:
+    for session, content, day in (("d1", "I prefer Python for scripting.", 1),
+                                  ("d2", "Actually, I now prefer Go for scripting.", 20)):
+        turn = {"user": "dan", "session": session, "speaker": "Dan", "content": content,
+                "occurred_at": f"2024-05-{day:02d}T10:00:00Z"}
+        assert gateway.post("/v1/interactions", {"interactions": [turn]}).status_code == 201
+        assert gateway.post(f"/v1/sessions/{session}:close", {"user": "dan"}).status_code == 201
+    deadline = time.monotonic() + 60
+    while not ((live := gateway.get("/v1/memories", user="dan")["items"]) and live[0]["supersedes"]
+               and gateway.get("/v1/status")["caught_up"]):
+        assert time.monotonic() < deadline, f"no supersession: {live}"
+        time.sleep(0.1)
+    [go] = live
+    [python] = go["supersedes"]
+    open_ui(page, gateway, user="dan", path=f"/ui#memory={go['id']}")
+    facts = page.locator("#detail .facts")
+    expect(facts).to_contain_text("Replaces")
+    facts.locator(f'a[href="#memory={python}"]').click()
+    expect(page.locator("#detail .detail-content")).to_contain_text("Python")
+    expect(facts).to_contain_text("superseded")
+    expect(facts.locator(f'a[href="#memory={go["id"]}"]')).to_have_count(1)  # "Replaced by"
+    expect(facts).to_contain_text("Replaced by")

@@ -71,6 +71,7 @@ def samples(revocable: str) -> dict[tuple[str, str], Sample]:
             "read", "/v1/sessions/s1/context", params={"user": "ann", **t}),
         ("GET", "/v1/memories"): Sample("read", "/v1/memories", params={"user": "ann", **t}),
         ("GET", "/v1/memories/{memory_id}"): Sample("read", "/v1/memories/m1", params=t),
+        ("GET", "/v1/memories/{memory_id}/history"): Sample("read", "/v1/memories/m1/history", params=t),
         ("GET", "/v1/status"): Sample("read", "/v1/status", names_tenant=False),
         ("GET", "/v1/admin/keys"): Sample("admin", "/v1/admin/keys", names_tenant=False),
         ("POST", "/v1/admin/keys"): Sample("admin", "/v1/admin/keys", {"scopes": ["read"], **t}),
@@ -250,6 +251,7 @@ def grpc_samples() -> dict[str, tuple[str, Any]]:
         "Forget": ("write", pb.ForgetRequest(tenant=TENANT, memory_id="m1", user="ann")),
         "ListMemories": ("read", pb.ListMemoriesRequest(tenant=TENANT, user="ann")),
         "GetMemory": ("read", pb.GetMemoryRequest(tenant=TENANT, memory_id="m1")),
+        "GetMemoryHistory": ("read", pb.GetMemoryRequest(tenant=TENANT, memory_id="m1")),
     }
 
 
@@ -293,6 +295,7 @@ def mcp_samples() -> dict[str, dict[str, Any]]:
         "forget": {"memory_id": "m1"},
         "session_context": {"session": "s1"},
         "list_memories": {},
+        "memory_history": {"memory_id": "m1"},
     }
 
 

@@ -78,7 +78,7 @@ def as_json(msg: Message) -> Any:
                                 always_print_fields_with_no_presence=True))
 
 
-TIMES = {"occurred_at", "summary_through"}
+TIMES = {"occurred_at", "summary_through", "last_reinforced_at"}
 
 
 def normal(value: Any) -> Any:

@@ -169,6 +169,11 @@ class Settings(BaseSettings):
     summary_keep_recent: int = Field(10, ge=1, description="Turns kept verbatim, not summarised.")
 
     # Recall.
+    consolidate_similarity: float = Field(
+        0.92, gt=0, le=1,
+        description="Embedding similarity at or above which two memories of one subject with the same key "
+        "or entities are near-duplicates and merged.",
+    )
     recall_candidates: int | None = Field(
         None, ge=1, description="Candidates per path before fusion (default: the preset's)."
     )

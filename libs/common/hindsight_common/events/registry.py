@@ -18,10 +18,13 @@ from hindsight_common.events.audit import AuditRecorded
 from hindsight_common.events.base import Event
 from hindsight_common.events.interactions import InteractionRecorded, SessionClosed
 from hindsight_common.events.memories import (
+    MemoriesMerged,
     MemoryAccessed,
+    MemoryConflicted,
     MemoryExtracted,
     MemoryForgotten,
     MemoryReinforced,
+    MemorySuperseded,
     ReflectionRequested,
     SessionSummarized,
 )
@@ -38,6 +41,9 @@ EVENT_TYPES: dict[str, type[Event]] = {
     "SessionSummarized": SessionSummarized,
     "ReflectionRequested": ReflectionRequested,
     "AuditRecorded": AuditRecorded,
+    "MemoriesMerged": MemoriesMerged,
+    "MemorySuperseded": MemorySuperseded,
+    "MemoryConflicted": MemoryConflicted,
 }
 
 _UPCASTERS: dict[tuple[str, int], Upcaster] = {}
