@@ -122,6 +122,7 @@ def _kubernetes_schemas(root: Path) -> Path:
     if missing:
         raise ToolError(f"not in the fetched modules: {missing}")
     building = Path(tempfile.mkdtemp(dir=root))
+    building.chmod(0o755)
     kube_schemas.write_all(swagger, building, crds)
     target.parent.mkdir(parents=True, exist_ok=True)
     os.replace(building, target)

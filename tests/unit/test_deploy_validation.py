@@ -181,6 +181,26 @@ def test_compose_check_fails_on_a_broken_copy(
     assert len(problems) == 1 and expected in problems[0], problems
 
 
+# --- a tool that cannot be built is a failure with the reason -------------------------------
+
+
+def test_without_go_the_tools_fail_with_the_reason(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DEPLOY_TOOLS_CACHE", str(tmp_path))
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    with pytest.raises(toolchain.ToolError, match="`go` is not on PATH"):
+        toolchain.ensure()
+
+
+def test_a_version_that_does_not_exist_fails_with_go_s_message(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DEPLOY_TOOLS_CACHE", str(tmp_path))
+    monkeypatch.setattr(toolchain, "KUSTOMIZE", ("sigs.k8s.io/kustomize/kustomize/v5", "v5.0.0-no-such"))
+    with pytest.raises(toolchain.ToolError, match=r"building kustomize v5\.0\.0-no-such: `go install .*` failed:\n.*no-such"):
+        toolchain.ensure()
+    assert not (tmp_path / "bin").exists(), "nothing half-built is left to be taken later"
+
+
 # --- what the overlays produce --------------------------------------------------------------
 
 
