@@ -123,7 +123,11 @@ def _kubernetes_schemas(root: Path) -> Path:
         raise ToolError(f"not in the fetched modules: {missing}")
     building = Path(tempfile.mkdtemp(dir=root))
     building.chmod(0o755)
-    kube_schemas.write_all(swagger, building, crds)
+    try:
+        kube_schemas.write_all(swagger, building, crds)
+    except (OSError, ValueError, KeyError) as e:
+        shutil.rmtree(building, ignore_errors=True)
+        raise ToolError(f"making the schemas from {swagger} failed: {e!r}") from e
     target.parent.mkdir(parents=True, exist_ok=True)
     os.replace(building, target)
     return target

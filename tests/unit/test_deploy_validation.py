@@ -145,6 +145,24 @@ def test_validation_fails_on_a_broken_copy(
     assert expected[0] not in report.valid
 
 
+def service_with_target_port(name: str, target: Any) -> Obj:
+    return {"apiVersion": "v1", "kind": "Service", "metadata": {"name": name},
+            "spec": {"selector": {"app": "x"}, "ports": [{"port": 80, "targetPort": target}]}}
+
+
+def test_int_or_string_and_quantity_take_what_the_api_server_takes(tools: toolchain.Tools) -> None:
+    docs = [service_with_target_port("by-number", 8080), service_with_target_port("by-name", "http"),
+            service_with_target_port("by-float", 1.5), service_with_target_port("by-list", [8080])]
+    report = deploy_check.validate_manifests(yaml.safe_dump_all(docs), tools)
+    assert sorted(report.valid) == ["Service/by-name", "Service/by-number"]
+    assert sorted(p.split(":")[0] for p in report.problems) == ["Service/by-float", "Service/by-list"]
+    quota = {"apiVersion": "v1", "kind": "ResourceQuota", "metadata": {"name": "q"},
+             "spec": {"hard": {"cpu": 2, "memory": "4Gi", "pods": "10"}}}
+    assert deploy_check.validate_manifests(yaml.safe_dump(quota), tools).ok
+    quota["spec"]["hard"]["cpu"] = {"value": 2}
+    assert not deploy_check.validate_manifests(yaml.safe_dump(quota), tools).ok
+
+
 def test_a_kind_without_a_schema_is_an_error_not_a_skip(tools: toolchain.Tools) -> None:
     widget = {"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"}}
     report = deploy_check.validate_manifests(yaml.safe_dump(widget), tools)
