@@ -138,7 +138,10 @@ def _serve(args: argparse.Namespace) -> int:
     from hindsight_common.telemetry import shutdown_tracing
     from hindsight_services.observability import setup_process
 
+    from hindsight_services.embedded import check_data_dir
+
     settings = load_settings(host=args.host, port=args.port, data_dir=args.data_dir, grpc_port=args.grpc_port)
+    asyncio.run(check_data_dir(settings))  # vectors of another embedder: exit 2, saying what to run
     setup_process("embedded", settings, "text")
     app = create_app(settings, serve_grpc=True)
     # log_config=None: uvicorn's loggers go through the handler setup_process installed.
