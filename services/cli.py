@@ -60,6 +60,11 @@ def _parser() -> argparse.ArgumentParser:
     rp = sub.add_parser("replay", help="drop the projections and rebuild them from the log")
     rp.add_argument("--data-dir", type=Path, default=None)
 
+    vf = sub.add_parser("verify", help="compare each projection with what the log implies (exit 1 when they differ)")
+    vf.add_argument("--data-dir", type=Path, default=None, help="embedded; the cluster reads HINDSIGHT_* variables")
+    vf.add_argument("--projection", default="vector,text,graph", help="comma-separated: vector, text, graph")
+    vf.add_argument("--json", action="store_true", help="print one JSON object")
+
     b = sub.add_parser("bench", help="benchmarks that print figures")
     bsub = b.add_subparsers(dest="bench", required=True)
     lb = bsub.add_parser("locomo", help="retrieval recall@k on a LoCoMo-format file")
@@ -110,6 +115,8 @@ def main(argv: list[str] | None = None) -> int:
             return _recall(args)
         if args.command == "replay":
             return asyncio.run(_replay(args))
+        if args.command == "verify":
+            return asyncio.run(_verify(args))
         if args.command == "bench" and args.bench == "locomo":
             return asyncio.run(_bench_locomo(args))
         if args.command == "bench" and args.bench == "recall":
@@ -233,6 +240,16 @@ async def _replay(args: argparse.Namespace) -> int:
         await runtime.stop()
     print(json.dumps({"rebuilt": True, "log": status["log"]}))
     return 0
+
+
+async def _verify(args: argparse.Namespace) -> int:
+    from hindsight_services.verify import run
+
+    names = [n.strip() for n in args.projection.split(",") if n.strip()]
+    unknown = sorted(set(names) - {"vector", "text", "graph"})
+    if unknown or not names:
+        raise SystemExit(f"hindsight: --projection takes vector, text and graph, not {', '.join(unknown) or 'nothing'}")
+    return await run(load_settings(data_dir=args.data_dir), names, args.json)
 
 
 async def _bench_locomo(args: argparse.Namespace) -> int:
