@@ -88,6 +88,9 @@ def _parser() -> argparse.ArgumentParser:
     rcb.add_argument("--data-dir", type=Path, default=None,
                      help="embedded: keep the loaded corpus here and reuse it in later runs")
     rcb.add_argument("--json", action="store_true")
+    rpb = bsub.add_parser("replay", help="rebuild rate (events/s) without, with a cold and with a warm embedding cache")
+    rpb.add_argument("--n", type=int, default=2000, help="synthetic turns in the log (the issue's target: 100000)")
+    rpb.add_argument("--json", action="store_true")
     rb = bsub.add_parser("reflect", help="offline reflector precision/recall on the labelled sets")
     rb.add_argument("--json", action="store_true")
     from hindsight_services.bench_security import add_arguments as add_security_arguments  # light
@@ -121,6 +124,8 @@ def main(argv: list[str] | None = None) -> int:
             return asyncio.run(_bench_locomo(args))
         if args.command == "bench" and args.bench == "recall":
             return asyncio.run(_bench_recall(args))
+        if args.command == "bench" and args.bench == "replay":
+            return asyncio.run(_bench_replay(args))
         if args.command == "bench" and args.bench == "reflect":
             return _bench_reflect(args)
         if args.command == "bench" and args.bench == "security":
@@ -274,6 +279,15 @@ async def _bench_recall(args: argparse.Namespace) -> int:
         raise SystemExit("hindsight: --data-dir applies to the embedded bench, not with --url")
     rows = await run_recall_bench(sizes, preset_names(args.presets), args.queries, args.url, args.data_dir)
     print_recall_bench(rows, "gateway at " + args.url if args.url else "embedded", args.json)
+    return 0
+
+
+async def _bench_replay(args: argparse.Namespace) -> int:
+    from hindsight_services.bench_replay import print_replay_bench, run_replay_bench
+
+    if args.n < 1:
+        raise SystemExit("hindsight: --n takes a positive number of turns")
+    print_replay_bench(await run_replay_bench(args.n), args.n, args.json)
     return 0
 
 

@@ -4,7 +4,6 @@ is refused at start with what to run."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -17,35 +16,13 @@ from hindsight_common.ports.embedder import Embedder
 from hindsight_common.ports.projection import Embedded
 from hindsight_common.settings import Settings
 from hindsight_services import cli
+from hindsight_services.bench_replay import CountingEmbedder
 from hindsight_services.embedded import EmbeddedRuntime, drop_projections
 from tests.integration.conftest import running
 from tests.integration.test_http_api import ingest, turn
 
 MINILM_ID = "sentence-transformers/all-MiniLM-L6-v2"  # what adapters/minilm.py records
 TURNS = ("I adopted a greyhound called Pixel", "Pixel likes the beach", "We went to Brighton on Sunday")
-
-
-class CountingEmbedder(Embedder):
-    """The real embedder, with every text it is asked to embed written down."""
-
-    def __init__(self, inner: Embedder) -> None:
-        self.inner = inner
-        self.texts: list[str] = []
-
-    @property
-    def model_id(self) -> str:
-        return self.inner.model_id
-
-    @property
-    def dim(self) -> int:
-        return self.inner.dim
-
-    async def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        self.texts += texts
-        return await self.inner.embed(texts)
-
-    async def embed_queries(self, texts: Sequence[str]) -> list[list[float]]:
-        return await self.inner.embed_queries(texts)
 
 
 async def _stored(runtime: EmbeddedRuntime, tenant: str = "default") -> dict[str, list[float]]:
