@@ -69,6 +69,11 @@ async def test_verify_over_elasticsearch_and_neo4j(tmp_path: Path, embedder: Emb
         assert [(r.projection, r.equal, r.expected, r.actual) for r in reports] == [
             ("vector", True, 4, 4), ("text", True, 4, 4), ("graph", True, 4, 4)]
 
+        # The embed handler ran the model once per text and stored the vectors on the
+        # compacted topic; verify took the vectors the log implies from there.
+        assert (cached.misses, cached.hits) == (4, 4)
+        assert await cache.count(embedder.model_id) == 4
+
         [gone] = (await text.ids(TENANT))[:1]
         async with httpx.AsyncClient(base_url=str(settings.elasticsearch_url), timeout=30) as es:
             r = await es.delete(f"/{settings.elasticsearch_index}/_doc/{gone}", params={"refresh": "true"})
