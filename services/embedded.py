@@ -94,15 +94,21 @@ def drop_projections(settings: Settings) -> None:
 
 async def check_data_dir(settings: Settings) -> None:
     """Refuse a data directory whose vectors another embedder made (EmbedderMismatch, a
-    ConfigurationError naming the command to run), before a server starts on it; the
-    model itself is not loaded. ``EmbeddedRuntime.start`` checks the same."""
-    embedder = make_embedder(settings)
-    vectors = make_vector_index(settings, embedder.dim)
+    ConfigurationError naming the command to run), or that another process holds
+    (DataDirLocked), before a server starts on it; the model itself is not loaded.
+    ``EmbeddedRuntime.start`` checks the same."""
+    lock = lock_data_dir(settings)  # never open a shard another process is using
     try:
-        await check_vectors_model(vectors, embedder.model_id, where=f"the vector projection in {settings.vector_dir}",
-                                  remedy=embedded_remedy(str(settings.data_dir)))
+        embedder = make_embedder(settings)
+        vectors = make_vector_index(settings, embedder.dim)
+        try:
+            await check_vectors_model(vectors, embedder.model_id,
+                                      where=f"the vector projection in {settings.vector_dir}",
+                                      remedy=embedded_remedy(str(settings.data_dir)))
+        finally:
+            await vectors.close()
     finally:
-        await vectors.close()
+        lock.close()
 
 
 class EmbeddedRuntime:
