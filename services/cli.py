@@ -15,6 +15,9 @@ import httpx
 
 from hindsight_common.errors import HindsightError
 from hindsight_common.settings import DEFAULT_GRPC_PORT, DEFAULT_HOST, DEFAULT_PORT, load_settings
+from hindsight_services.auth import api_key_headers
+from hindsight_services.cli_keys import add_arguments as add_keys_arguments
+from hindsight_services.cli_keys import add_audit_arguments, run_audit, run_keys
 from hindsight_services.mcp import add_arguments as add_mcp_arguments  # light: no MCP SDK import
 
 DEFAULT_URL = f"http://{DEFAULT_HOST}:{DEFAULT_PORT}"
@@ -52,8 +55,13 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--preset", default=None, help="fast or balanced (the default)")
     r.add_argument("--explain", action="store_true", help="with --json: each item's path ranks and factors")
     r.add_argument("--include", action="append", default=[], choices=["forgotten", "superseded", "quarantined"],
-                   help="admin only (repeatable): also these states; sends $HINDSIGHT_ADMIN_TOKEN")
+                   help="admin only (repeatable): also these states; needs $HINDSIGHT_API_KEY with the admin scope")
     r.add_argument("--json", action="store_true", help="print the raw JSON answer")
+
+    add_keys_arguments(sub.add_parser("keys", help="create, list and revoke API keys (in the data directory "
+                                                   "or, with HINDSIGHT_LOG_BACKEND=kafka, in PostgreSQL)"))
+
+    add_audit_arguments(sub.add_parser("audit", help="a tenant's audit events (key actions, refused requests)"))
 
     add_mcp_arguments(sub.add_parser("mcp", help="serve the memory tools to agents over MCP (stdio or streamable HTTP)"))
 
@@ -63,6 +71,10 @@ def _parser() -> argparse.ArgumentParser:
     sg = sub.add_parser("signing", help="the signing keyring of memories and interactions")
     sg.add_argument("action", choices=["rotate"], help="rotate: add a new active key, keep the old ones")
     sg.add_argument("--data-dir", type=Path, default=None)
+    vf = sub.add_parser("verify", help="compare each projection with what the log implies (exit 1 when they differ)")
+    vf.add_argument("--data-dir", type=Path, default=None, help="embedded; the cluster reads HINDSIGHT_* variables")
+    vf.add_argument("--projection", default="vector,text,graph", help="comma-separated: vector, text, graph")
+    vf.add_argument("--json", action="store_true", help="print one JSON object")
 
     b = sub.add_parser("bench", help="benchmarks that print figures")
     bsub = b.add_subparsers(dest="bench", required=True)
@@ -87,6 +99,25 @@ def _parser() -> argparse.ArgumentParser:
     rcb.add_argument("--data-dir", type=Path, default=None,
                      help="embedded: keep the loaded corpus here and reuse it in later runs")
     rcb.add_argument("--json", action="store_true")
+    pb = bsub.add_parser("perf", help="ingest throughput, projection rate, freshness, recall latency, memory")
+    pb.add_argument("--quick", action="store_true", help="small phases (well under 3 minutes), for CI")
+    pb.add_argument("--sizes", default="10000,100000",
+                    help="recall latency at these many turns of one user (full run; comma-separated)")
+    pb.add_argument("--url", default=None,
+                    help="a running gateway on this machine (the cluster); default: start `hindsight serve`")
+    pb.add_argument("--pid", action="append", default=[], metavar="NAME=PID",
+                    help="also report this process's peak memory (repeat; e.g. the cluster's services)")
+    pb.add_argument("--json", action="store_true", help="also print one JSON object as the last line")
+    ab = bsub.add_parser("auth", help="what checking an API key or a JWT costs per call and per request")
+    ab.add_argument("--n", type=int, default=2000, help="calls per measurement")
+    ab.add_argument("--json", action="store_true")
+    cb = bsub.add_parser("consolidate", help="dedup and supersession precision/recall on a synthetic stream")
+    cb.add_argument("--n", type=int, default=5000, help="statements (default 5000)")
+    cb.add_argument("--seed", type=int, default=7)
+    cb.add_argument("--json", action="store_true")
+    rpb = bsub.add_parser("replay", help="rebuild rate (events/s) without, with a cold and with a warm embedding cache")
+    rpb.add_argument("--n", type=int, default=2000, help="synthetic turns in the log (the issue's target: 100000)")
+    rpb.add_argument("--json", action="store_true")
     rb = bsub.add_parser("reflect", help="offline reflector precision/recall on the labelled sets")
     rb.add_argument("--json", action="store_true")
     from hindsight_services.bench_security import add_arguments as add_security_arguments  # light
@@ -108,6 +139,10 @@ def main(argv: list[str] | None = None) -> int:
             return run_from_args(args)
         if args.command == "run":
             return _run_service(args)
+        if args.command == "keys":
+            return asyncio.run(run_keys(args))
+        if args.command == "audit":
+            return asyncio.run(run_audit(args))
         if args.command == "ingest":
             return _ingest(args)
         if args.command == "recall":
@@ -120,10 +155,23 @@ def main(argv: list[str] | None = None) -> int:
             kid, path = rotate_configured(load_settings(data_dir=args.data_dir))
             print(f"{kid} now signs (keyring {path}); restart Hindsight to use it")
             return 0
+        if args.command == "verify":
+            return asyncio.run(_verify(args))
         if args.command == "bench" and args.bench == "locomo":
             return asyncio.run(_bench_locomo(args))
         if args.command == "bench" and args.bench == "recall":
             return asyncio.run(_bench_recall(args))
+        if args.command == "bench" and args.bench == "perf":
+            return asyncio.run(_bench_perf(args))
+        if args.command == "bench" and args.bench == "auth":
+            from hindsight_services.bench_auth import print_auth_bench, run_auth_bench
+
+            print_auth_bench(asyncio.run(run_auth_bench(args.n)), args.json)
+            return 0
+        if args.command == "bench" and args.bench == "consolidate":
+            return asyncio.run(_bench_consolidate(args))
+        if args.command == "bench" and args.bench == "replay":
+            return asyncio.run(_bench_replay(args))
         if args.command == "bench" and args.bench == "reflect":
             return _bench_reflect(args)
         if args.command == "bench" and args.bench == "security":
@@ -148,7 +196,10 @@ def _serve(args: argparse.Namespace) -> int:
     from hindsight_common.telemetry import shutdown_tracing
     from hindsight_services.observability import setup_process
 
+    from hindsight_services.embedded import check_data_dir
+
     settings = load_settings(host=args.host, port=args.port, data_dir=args.data_dir, grpc_port=args.grpc_port)
+    asyncio.run(check_data_dir(settings))  # vectors of another embedder: exit 2, saying what to run
     setup_process("embedded", settings, "text")
     app = create_app(settings, serve_grpc=True)
     # log_config=None: uvicorn's loggers go through the handler setup_process installed.
@@ -165,7 +216,9 @@ def _run_service(args: argparse.Namespace) -> int:
     from hindsight_common.telemetry import shutdown_tracing
     from hindsight_services.observability import setup_process
 
-    settings = load_settings(host=args.host, port=args.port, grpc_port=args.grpc_port)
+    # The cluster requires API keys unless HINDSIGHT_AUTH says otherwise.
+    auth = None if os.environ.get("HINDSIGHT_AUTH") else "required"
+    settings = load_settings(host=args.host, port=args.port, grpc_port=args.grpc_port, auth=auth)
     setup_process(args.service, settings, "json")
     app = create_service_app(args.service, settings)
     uvicorn.run(app, host=settings.host, port=settings.port, log_level="info", log_config=None)
@@ -189,7 +242,7 @@ def _read_lines(path: Path) -> list[dict[str, Any]]:
 def _ingest(args: argparse.Namespace) -> int:
     items = _read_lines(args.file)
     sent = 0
-    with httpx.Client(base_url=args.url, timeout=60) as client:
+    with httpx.Client(base_url=args.url, timeout=60, headers=api_key_headers()) as client:
         for i in range(0, len(items), args.batch):
             r = client.post("/v1/interactions", json={"interactions": items[i : i + args.batch]})
             if r.status_code >= 400:
@@ -206,12 +259,8 @@ def _recall(args: argparse.Namespace) -> int:
                                "query": args.query, "k": args.k, "preset": args.preset,
                                "explain": args.explain or None, "include": args.include or None}.items()
             if v is not None}
-    headers = {}
-    if args.include and os.environ.get("HINDSIGHT_ADMIN_TOKEN"):
-        # From the environment only: a token on the command line is visible to every user.
-        headers["authorization"] = f"Bearer {os.environ['HINDSIGHT_ADMIN_TOKEN']}"
-    with httpx.Client(base_url=args.url, timeout=60) as client:
-        r = client.post("/v1/recall", json=body, headers=headers)
+    with httpx.Client(base_url=args.url, timeout=60, headers=api_key_headers()) as client:
+        r = client.post("/v1/recall", json=body)
     if r.status_code >= 400:
         print(f"hindsight: {r.status_code} {r.text}", file=sys.stderr)
         return 1
@@ -242,6 +291,16 @@ async def _replay(args: argparse.Namespace) -> int:
     return 0
 
 
+async def _verify(args: argparse.Namespace) -> int:
+    from hindsight_services.verify import run
+
+    names = [n.strip() for n in args.projection.split(",") if n.strip()]
+    unknown = sorted(set(names) - {"vector", "text", "graph"})
+    if unknown or not names:
+        raise SystemExit(f"hindsight: --projection takes vector, text and graph, not {', '.join(unknown) or 'nothing'}")
+    return await run(load_settings(data_dir=args.data_dir), names, args.json)
+
+
 async def _bench_locomo(args: argparse.Namespace) -> int:
     from hindsight_services.bench import print_result, run_locomo
 
@@ -259,11 +318,48 @@ async def _bench_locomo(args: argparse.Namespace) -> int:
 async def _bench_recall(args: argparse.Namespace) -> int:
     from hindsight_services.bench_recall import preset_names, print_recall_bench, run_recall_bench
 
-    sizes = [int(n) for n in args.n.split(",") if n.strip()]
+    sizes = _sizes(args.n)
     if args.url and args.data_dir:
         raise SystemExit("hindsight: --data-dir applies to the embedded bench, not with --url")
     rows = await run_recall_bench(sizes, preset_names(args.presets), args.queries, args.url, args.data_dir)
     print_recall_bench(rows, "gateway at " + args.url if args.url else "embedded", args.json)
+    return 0
+
+
+def _sizes(text: str) -> list[int]:
+    try:
+        sizes = [int(n) for n in text.split(",") if n.strip()]
+    except ValueError:
+        raise SystemExit(f"hindsight: sizes are comma-separated whole numbers, got {text!r}") from None
+    if not sizes or min(sizes) < 1:
+        raise SystemExit(f"hindsight: sizes must be at least 1, got {text!r}")
+    return sizes
+
+
+async def _bench_perf(args: argparse.Namespace) -> int:
+    from hindsight_services.bench_perf import Plan, default_log_dir, parse_pids, print_perf, run_perf_bench
+
+    plan = Plan.quick() if args.quick else Plan.full(_sizes(args.sizes))
+    result = await run_perf_bench(args.url, parse_pids(args.pid), plan, default_log_dir())
+    print_perf(result, args.json)
+    return 0
+
+
+async def _bench_consolidate(args: argparse.Namespace) -> int:
+    from hindsight_services.bench_consolidate import print_consolidate_bench, run_consolidate_bench
+
+    if args.n < 1:
+        raise SystemExit("hindsight: --n must be at least 1")
+    print_consolidate_bench(await run_consolidate_bench(args.n, args.seed), args.json)
+    return 0
+
+
+async def _bench_replay(args: argparse.Namespace) -> int:
+    from hindsight_services.bench_replay import print_replay_bench, run_replay_bench
+
+    if args.n < 1:
+        raise SystemExit("hindsight: --n takes a positive number of turns")
+    print_replay_bench(await run_replay_bench(args.n), args.n, args.json)
     return 0
 
 

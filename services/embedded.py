@@ -19,10 +19,13 @@ from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 
 from hindsight_common.consumer import Consumer, supervise
+from hindsight_common.embedder_check import check_vectors_model, embedded_remedy
 from hindsight_common.errors import ConfigurationError
 from hindsight_common.factory import (
     make_access_counts,
+    make_credentials,
     make_embedder,
+    make_embedding_cache,
     make_graph_store,
     make_log,
     make_reflect_state,
@@ -33,6 +36,7 @@ from hindsight_common.factory import (
 )
 from hindsight_common.ports.access import AccessCounts
 from hindsight_common.ports.embedder import Embedder
+from hindsight_common.ports.embedding_cache import EmbeddingCache
 from hindsight_common.ports.reranker import Reranker
 from hindsight_common.ports.log import EventLog
 from hindsight_common.text import extract_entities
@@ -43,10 +47,14 @@ from hindsight_common.recall.access import AccessRecorder, access_lookup
 from hindsight_common.recall.engine import RecallEngine, RecallSettings
 from hindsight_common.recall.presets import PRESETS, Preset
 from hindsight_common.security.signing_keys import integrity_from_settings
+from hindsight_common.security.credentials_access import Authenticator
+from hindsight_common.security.credentials_audit import AuditTrail
 from hindsight_common.settings import Settings
 from hindsight_common.telemetry import TracedLog
 from hindsight_common.text.tokens import count_tokens
 from hindsight_services import api_docs
+from hindsight_services import auth_routes
+from hindsight_services.auth import needs, warn_if_open
 from hindsight_services.consolidate import wiring as consolidate_wiring
 from hindsight_services.embed import wiring as embed_wiring
 from hindsight_services.grpc_api.server import GrpcGateway, build_server
@@ -90,6 +98,25 @@ def drop_projections(settings: Settings) -> None:
     shutil.rmtree(settings.projections_dir, ignore_errors=True)
 
 
+async def check_data_dir(settings: Settings) -> None:
+    """Refuse a data directory whose vectors another embedder made (EmbedderMismatch, a
+    ConfigurationError naming the command to run), or that another process holds
+    (DataDirLocked), before a server starts on it; the model itself is not loaded.
+    ``EmbeddedRuntime.start`` checks the same."""
+    lock = lock_data_dir(settings)  # never open a shard another process is using
+    try:
+        embedder = make_embedder(settings)
+        vectors = make_vector_index(settings, embedder.dim)
+        try:
+            await check_vectors_model(vectors, embedder.model_id,
+                                      where=f"the vector projection in {settings.vector_dir}",
+                                      remedy=embedded_remedy(str(settings.data_dir)))
+        finally:
+            await vectors.close()
+    finally:
+        lock.close()
+
+
 class EmbeddedRuntime:
     """Owns the adapters and the consumer tasks of one embedded Hindsight."""
 
@@ -109,6 +136,7 @@ class EmbeddedRuntime:
         self.graph: GraphStore
         self.reflect_state: ReflectState
         self.access_counts: AccessCounts
+        self.embedding_cache: EmbeddingCache | None = None
         self.access_recorder: AccessRecorder
         self.consumers: list[Consumer] = []
         self.query: Query
@@ -122,6 +150,16 @@ class EmbeddedRuntime:
         if reranker is not None:
             await reranker.score("warm up", ["warm up"])
         self.vectors = make_vector_index(self.settings, self.embedder.dim)
+        try:
+            await check_vectors_model(self.vectors, self.embedder.model_id,
+                                      where=f"the vector projection in {self.settings.vector_dir}",
+                                      remedy=embedded_remedy(str(self.settings.data_dir)))
+        except BaseException:
+            await self.vectors.close()
+            await self.log.close()
+            self._lock.close()
+            raise
+        self.embedding_cache = make_embedding_cache(self.settings)
         self.text = make_text_index(self.settings)
         self.graph = make_graph_store(self.settings)
         self.reflect_state = make_reflect_state(self.settings)
@@ -129,12 +167,12 @@ class EmbeddedRuntime:
         self.access_recorder = AccessRecorder(self.log, self.settings.access_flush_s)
         integrity = integrity_from_settings(self.settings)  # generates the keyring on first start
         self.consumers = [
-            embed_wiring.consumer(self.log, self.embedder, self.vectors, self.settings),
+            embed_wiring.consumer(self.log, self.embedder, self.vectors, self.settings, self.embedding_cache),
             project_wiring.consumer(self.log, self.text, self.settings, graph=self.graph),
             reflect_wiring.consumer(
                 self.log, self.reflect_state, make_reflector(self.settings), self.settings
             ),
-            consolidate_wiring.consumer(self.log, self.settings, self.access_counts),
+            consolidate_wiring.consumer(self.log, self.settings, self.access_counts, self.embedder),
         ]
         self.query = Query(
             RecallEngine(
@@ -210,6 +248,8 @@ class EmbeddedRuntime:
             self.access_counts.close, self.log.close,
         ):
             await closer()
+        if self.embedding_cache is not None:
+            await self.embedding_cache.close()
         if self._lock is not None:
             self._lock.close()
             self._lock = None
@@ -228,15 +268,20 @@ def create_app(
     does; tests and benchmarks leave it off, so they never compete for the port).
     """
     runtime = EmbeddedRuntime(settings, embedder, reranker, presets)
+    audit = AuditTrail(lambda: runtime.log)
+    auth = Authenticator.from_settings(settings, lambda: make_credentials(settings), audit)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        warn_if_open(settings)
         await runtime.start()
+        audit.start()
         grpc_gateway: GrpcGateway | None = None
         try:
             if serve_grpc and settings.grpc_port:  # gRPC beside HTTP, over the same handlers
                 grpc_gateway = build_server(
-                    lambda: runtime.query, lambda: Ingest(runtime.log, settings), settings, settings.grpc_port
+                    lambda: runtime.query, lambda: Ingest(runtime.log, settings), settings, settings.grpc_port,
+                    auth=auth,
                 )
                 await grpc_gateway.start()
             app.state.grpc = grpc_gateway
@@ -246,11 +291,15 @@ def create_app(
             app.state.ready = False
             if grpc_gateway is not None:
                 await grpc_gateway.stop()
+            await audit.stop()  # its last batch goes out before the log closes
             await runtime.stop()
+            await auth.store.close()
 
     app = FastAPI(title="Hindsight", version="0.1.0", lifespan=lifespan, telemetry=FASTAPI_TELEMETRY,
                   generate_unique_id_function=api_docs.operation_id)
     app.state.runtime = runtime
+    app.state.auth = auth
+    app.state.audit = audit
     app.state.ready = False
     install_error_handlers(app)
     api_docs.install(app, settings, presets=tuple(presets))
@@ -262,11 +311,13 @@ def create_app(
         ok = bool(app.state.ready)
         return JSONResponse({"status": "ok" if ok else "starting"}, status_code=200 if ok else 503)
 
-    @app.get("/v1/status", description=api_docs.STATUS_DESCRIPTION, responses=api_docs.EVERY_ROUTE)
+    @app.get("/v1/status", description=api_docs.STATUS_DESCRIPTION, responses=api_docs.EVERY_ROUTE,
+             dependencies=[needs(auth, "read")])
     async def status() -> dict[str, Any]:
         return await runtime.status()
 
-    app.include_router(ingest_wiring.router(lambda: runtime.log, settings))
-    app.include_router(query_wiring.router(lambda: runtime.query, settings))
+    app.include_router(ingest_wiring.router(lambda: runtime.log, settings, auth))
+    app.include_router(query_wiring.router(lambda: runtime.query, settings, auth))
+    app.include_router(auth_routes.router(settings, auth, audit))
     app.include_router(ui_router())
     return app

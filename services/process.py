@@ -23,10 +23,13 @@ from fastapi import APIRouter, FastAPI, Request, Response
 from fastapi.responses import JSONResponse
 
 from hindsight_common.consumer import Consumer, supervise
+from hindsight_common.embedder_check import CLUSTER_REMEDY, check_vectors_model
 from hindsight_common.errors import ConfigurationError, ServiceUnavailable
 from hindsight_common.factory import (
     make_access_counts,
+    make_credentials,
     make_embedder,
+    make_embedding_cache,
     make_graph_store,
     make_log,
     make_reflect_state,
@@ -41,11 +44,15 @@ from hindsight_common.ports.projection import Projection
 from hindsight_common.recall.access import AccessRecorder, access_lookup
 from hindsight_common.recall.engine import RecallEngine, RecallSettings
 from hindsight_common.security.signing_keys import integrity_from_settings, keyring_from_settings
+from hindsight_common.security.credentials_access import Authenticator
+from hindsight_common.security.credentials_audit import AuditTrail
 from hindsight_common.settings import Settings
 from hindsight_common.text.tokens import count_tokens
 from hindsight_common.streams import INTERACTIONS, MEMORIES
 from hindsight_common.telemetry import TracedLog, current_carrier
 from hindsight_services import api_docs
+from hindsight_services import auth_routes
+from hindsight_services.auth import needs, warn_if_open
 from hindsight_services.consolidate import wiring as consolidate_wiring
 from hindsight_services.embed import wiring as embed_wiring
 from hindsight_services.grpc_api.server import build_server
@@ -78,6 +85,14 @@ async def projection_status(log_: EventLog, projections: dict[str, Projection]) 
         out["projections"][name] = {"position": dict(position), "behind": behind}
     out["caught_up"] = not any(p["behind"] for p in out["projections"].values())
     return out
+
+
+def consumer_problem(tasks: list[asyncio.Task[None]], consumer: Consumer | None, max_silence_s: float) -> str | None:
+    """Why this process's consumer cannot make progress, or None (also without one)."""
+    for t in tasks:
+        if t.done():
+            return f"the task {t.get_name()} has ended"
+    return consumer.health(max_silence_s) if consumer is not None else None
 
 
 # What the gateway passes on each way: the request headers ingest reads, and the answer
@@ -146,9 +161,11 @@ def _not_serving() -> EventLog:
     raise ServiceUnavailable("the gateway forwards writes; it holds no log")
 
 
-def forwarding_router(forwarder: IngestForwarder) -> APIRouter:
-    """The write routes of the gateway, each forwarded to ingest by ``forwarder``."""
-    api = APIRouter(tags=["ingest"])
+def forwarding_router(forwarder: IngestForwarder, auth: Authenticator) -> APIRouter:
+    """The write routes of the gateway, each forwarded to ingest by ``forwarder``. The
+    gateway checks the key's ``write`` scope first (a request without one never reaches
+    ingest); ingest checks the forwarded key again and binds its tenant."""
+    api = APIRouter(tags=["ingest"], dependencies=[needs(auth, "write")])
     for path in ("/v1/interactions", "/v1/sessions/{session}:close", "/v1/reflect",
                  "/v1/memories/{memory_id}:forget"):
         api.add_api_route(path, forwarder.forward, methods=["POST"], include_in_schema=False)
@@ -164,6 +181,9 @@ def create_service_app(service: str, settings: Settings) -> FastAPI:
     closers: list[Closer] = []
     tasks: list[asyncio.Task[None]] = []
     forwarder = None
+    audit = AuditTrail(lambda: parts["log"])
+    auth = Authenticator.from_settings(settings, lambda: make_credentials(settings), audit)
+    closers.append(auth.store.close)
     if service == "query" and settings.ingest_url:
         forwarder = IngestForwarder(
             settings.ingest_url, settings.ingest_timeout_s, settings.ingest_answer_timeout_s)
@@ -172,8 +192,11 @@ def create_service_app(service: str, settings: Settings) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if service in ("ingest", "reflect", "query"):
             keyring_from_settings(settings)  # they sign or verify: no keys, no start
+        warn_if_open(settings)
         event_log = TracedLog(make_log(settings))
         parts["log"] = event_log
+        audit.start()
+        closers.append(audit.stop)  # closers run in reverse: its last batch goes out first
         consumer = await _start(service, settings, event_log, parts, closers)
         if consumer is not None:
             parts["consumer"] = consumer
@@ -183,7 +206,7 @@ def create_service_app(service: str, settings: Settings) -> FastAPI:
             # gRPC beside HTTP: reads through Query; writes through the Ingest handler
             # onto the shared log (the same validation as the ingest service).
             gateway = build_server(lambda: parts["query"], lambda: Ingest(event_log, settings),
-                                   settings, settings.grpc_port)
+                                   settings, settings.grpc_port, auth=auth)
             await gateway.start()
             closers.append(gateway.stop)
         if forwarder is not None:
@@ -211,37 +234,46 @@ def create_service_app(service: str, settings: Settings) -> FastAPI:
     app.state.forwarder = forwarder
     install_error_handlers(app)
     # The gateway forwards writes to ingest; its document describes them as ingest does.
-    api_docs.install(app, settings, documented=ingest_wiring.router(_not_serving, settings).routes
+    api_docs.install(app, settings, documented=ingest_wiring.router(_not_serving, settings, auth).routes
                      if forwarder is not None else ())
     install_telemetry(app, service, lambda: parts.get("log"),
                       lambda: [parts["consumer"]] if "consumer" in parts else [])
 
     @app.get("/healthz")
     async def healthz() -> JSONResponse:
-        ok = bool(app.state.ready) and not any(t.done() for t in tasks)
-        return JSONResponse({"service": service, "status": "ok" if ok else "starting"}, status_code=200 if ok else 503)
+        """Liveness: 503 with the reason while starting, and once the consumer's task has
+        ended or its loop cannot make progress (Kubernetes then restarts the process)."""
+        if not app.state.ready:
+            return JSONResponse({"service": service, "status": "starting"}, status_code=503)
+        problem = consumer_problem(tasks, parts.get("consumer"), settings.liveness_stall_s)
+        if problem is not None:
+            return JSONResponse({"service": service, "status": "unhealthy", "reason": problem}, status_code=503)
+        return JSONResponse({"service": service, "status": "ok"}, status_code=200)
 
     if service == "ingest":
-        app.include_router(ingest_wiring.router(lambda: parts["log"], settings))
+        app.include_router(ingest_wiring.router(lambda: parts["log"], settings, auth))
     if service == "query":
-        app.include_router(query_wiring.router(lambda: parts["query"], settings))
+        app.include_router(query_wiring.router(lambda: parts["query"], settings, auth))
+        app.include_router(auth_routes.router(settings, auth, audit))
         app.include_router(ui_router())
         if forwarder is not None:
-            app.include_router(forwarding_router(forwarder))
+            app.include_router(forwarding_router(forwarder, auth))
         else:
-            app.include_router(ingest_wiring.router(lambda: parts["log"], settings))
+            app.include_router(ingest_wiring.router(lambda: parts["log"], settings, auth))
 
-        @app.get("/v1/status", description=api_docs.STATUS_DESCRIPTION, responses=api_docs.EVERY_ROUTE)
+        @app.get("/v1/status", description=api_docs.STATUS_DESCRIPTION, responses=api_docs.EVERY_ROUTE,
+                 dependencies=[needs(auth, "read")])
         async def status() -> dict[str, Any]:
             return await projection_status(parts["log"], parts["projections"])
 
     if service in ("embed", "project", "reflect", "consolidate"):
 
-        @app.get("/v1/status")
+        @app.get("/v1/status", dependencies=[needs(auth, "read")])
         async def consumer_status() -> dict[str, Any]:
             c: Consumer = parts["consumer"]
             return {"group": c.group, "position": c.position, "processed": c.processed,
-                    "dead_lettered": c.dead_lettered}
+                    "dead_lettered": c.dead_lettered,
+                    "problem": consumer_problem(tasks, c, settings.liveness_stall_s)}
 
     return app
 
@@ -255,7 +287,11 @@ async def _start(
         await embedder.embed(["warm up"])
         vectors = make_vector_index(settings, embedder.dim)
         closers.append(vectors.close)
-        return embed_wiring.consumer(event_log, embedder, vectors, settings)
+        await check_vectors_model(vectors, embedder.model_id, where="the vector index", remedy=CLUSTER_REMEDY)
+        cache = make_embedding_cache(settings)
+        if cache is not None:
+            closers.append(cache.close)
+        return embed_wiring.consumer(event_log, embedder, vectors, settings, cache)
     if service == "project":
         text = make_text_index(settings)
         graph = make_graph_store(settings)
@@ -268,18 +304,21 @@ async def _start(
     if service == "consolidate":
         accesses = make_access_counts(settings)
         closers.append(accesses.close)
-        return consolidate_wiring.consumer(event_log, settings, accesses)
+        embedder = make_embedder(settings)  # near-duplicates are found by meaning
+        return consolidate_wiring.consumer(event_log, settings, accesses, embedder)
     if service == "query":
         integrity = integrity_from_settings(settings)  # before the models load: fail fast without keys
         embedder = make_embedder(settings)
         await embedder.embed(["warm up"])
         vectors = make_vector_index(settings, embedder.dim)
+        closers.append(vectors.close)
+        await check_vectors_model(vectors, embedder.model_id, where="the vector index", remedy=CLUSTER_REMEDY)
         text = make_text_index(settings)
         graph = make_graph_store(settings)
         access_counts = make_access_counts(settings)  # read only: consolidate writes them
         # Closers run in reverse: the recorder's last flush goes out before the log closes.
         recorder = AccessRecorder(event_log, settings.access_flush_s)
-        closers += [vectors.close, text.close, graph.close, access_counts.close, recorder.stop]
+        closers += [text.close, graph.close, access_counts.close, recorder.stop]
         reranker = make_reranker(settings)
         if reranker is not None:
             await reranker.score("warm up", ["warm up"])

@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 
 from hindsight_common.ports.embedder import Embedder
-from hindsight_common.ports.projection import Document, Embedded, Scope, TextIndex, VectorIndex
+from hindsight_common.ports.projection import Browse, Document, Embedded, Scope, TextIndex, VectorIndex
 
 TEXTS = [
     ("t1", "ann", "s1", "Ann", "I adopted a greyhound called Pixel", datetime(2024, 1, 5, tzinfo=UTC)),
@@ -95,6 +95,22 @@ class _Common:
         expected = docs()[0]
         assert first == expected
 
+    async def test_superseded_and_merged_memories_leave_the_live_scope(self, index: VectorIndex | TextIndex) -> None:
+        # What consolidation writes (consolidation/lifecycle.py): the live memory with
+        # its reinforcement and links, the replaced and the merged ones re-typed.
+        ramen, greyhound, bicycle = (replace(d, type="semantic", role="memory", kind="fact", key="k.v",
+                                             confidence=0.9) for d in docs()[:3])
+        live = replace(greyhound, reinforced_count=2, last_reinforced_at=datetime(2024, 6, 1, 9, 30, tzinfo=UTC),
+                       supersedes=(ramen.id,), merged_from=(bicycle.id,))
+        old = replace(ramen, type="superseded", superseded_by=live.id)
+        merged = replace(bicycle, type="merged", merged_into=live.id)
+        await self.write(index, [live, old, merged], {"s#0": 3})
+        query = "greyhound Pixel ramen bicycle"
+        assert await self.search(index, Scope(tenant="t1", types=("semantic",)), query) == [live]
+        found = await self.search(index, Scope(tenant="t1", types=("semantic", "superseded", "merged")), query)
+        assert sorted(found, key=lambda d: d.id) == sorted([live, old, merged], key=lambda d: d.id)
+        assert await index.get("t1", [old.id, merged.id, live.id]) == [old, merged, live]
+
     async def test_position_is_recorded_and_survives_reopen(
         self, index: VectorIndex | TextIndex, reopen: Callable[[], Awaitable[VectorIndex | TextIndex]]
     ) -> None:
@@ -135,6 +151,18 @@ class VectorContract(_Common):
         assert list(await index.vectors("t2", [first.id, other_tenant.id])) == [other_tenant.id]
         assert await index.vectors("t1", []) == {}
 
+    async def test_other_models_counts_vectors_another_embedder_made(self, index: VectorIndex) -> None:
+        first, second, third, other_tenant = docs()
+        vectors = await self.embedder.embed([d.search_text for d in (first, second, third, other_tenant)])
+        await index.upsert([Embedded(first, vectors[0], "model-a"), Embedded(second, vectors[1], "model-a"),
+                            Embedded(third, vectors[2], "model-b"), Embedded(other_tenant, vectors[3], "")],
+                           {"s#0": 4})
+        assert await index.other_models("model-a") == (2, ["", "model-b"])  # every tenant
+        assert await index.other_models("model-b") == (3, ["", "model-a"])
+        await index.upsert([Embedded(d, v, "model-a") for d, v in zip((third, other_tenant), vectors[2:])],
+                           {"s#0": 5})
+        assert await index.other_models("model-a") == (0, [])
+
     async def test_nearest_meaning_ranks_first(self, index: VectorIndex) -> None:
         await self.write(index, docs(), {"s#0": 4})
         [best, *_] = await self.search(index, Scope(tenant="t1"), "which pet dog does she own?")
@@ -152,6 +180,14 @@ class TextContract(_Common):
         scores = [h.score for h in hits]
         assert scores == sorted(scores, reverse=True)
         return [h.document for h in hits]
+
+    async def test_browsing_shows_superseded_memories_only_when_asked(self, index: TextIndex) -> None:
+        live, old = (replace(d, type="semantic", role="memory", kind="fact", key="k.v") for d in docs()[:2])
+        old = replace(old, type="superseded", superseded_by=live.id)
+        await self.write(index, [live, old], {"s#0": 2})
+        assert await index.browse(Browse(Scope(tenant="t1", types=("semantic",)))) == [live]
+        both = await index.browse(Browse(Scope(tenant="t1", types=("semantic", "superseded"))))
+        assert both == [old, live]  # newest first
 
     async def test_keywords_match_with_stemming(self, index: TextIndex) -> None:
         await self.write(index, docs(), {"s#0": 4})

@@ -243,3 +243,23 @@ async def test_cluster_services_that_sign_or_verify_refuse_to_start_without_keys
     with pytest.raises(ConfigurationError, match="HINDSIGHT_SIGNING_KEYS"):
         async with app.router.lifespan_context(app):
             pass
+
+
+def test_a_memory_reinforced_by_consolidation_still_verifies_and_its_payload_round_trips() -> None:
+    from hindsight_common.consolidation.lifecycle import updated_documents
+    from hindsight_common.documents import from_payload, to_payload
+    from hindsight_common.events import MemoryReinforced
+
+    ring = Keyring({"k1": K1}, "k1")
+    [memory] = sign_events(ring, [_memory()])
+    doc = document_from_record(LogRecord("s", 0, 1, "acme/ann", b"", memory))
+    assert doc is not None
+    again = MemoryReinforced(tenant="acme", user="ann", occurred_at=T0, memory_id=memory.memory_id, session="s2",
+                             source_event_ids=(uuid4(),), confidence=0.8)
+    [reinforced] = updated_documents(again, "s", 2, lambda i: doc if i == doc.id else None)
+    assert len(reinforced.event_ids) == 3  # consolidation added the reinforcing turn
+    stored = from_payload(to_payload(reinforced))
+    assert stored.signed_provenance == doc.event_ids
+    assert ring.verify(signable_of_document(stored), stored.signature) is Verdict.VALID
+    forged = replace(stored, signed_provenance=(*doc.event_ids, "e-forged"))
+    assert ring.verify(signable_of_document(forged), stored.signature) is Verdict.MISMATCH

@@ -10,10 +10,19 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
+from functools import partial
 from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
 
+from hindsight_common.consolidation.lifecycle import (
+    LIFECYCLE_EVENTS,
+    lifecycle_fields,
+    lifecycle_payload,
+    referenced,
+    to_follow,
+    updated_documents,
+)
 from hindsight_common.events import (
     InteractionRecorded,
     MemoryExtracted,
@@ -43,37 +52,58 @@ Lookup = Callable[[str, Sequence[str]], Awaitable[list[Document]]]
 
 
 async def documents_of(records: Sequence[LogRecord], lookup: Lookup) -> list[tuple[LogRecord, Document]]:
-    """Each record with the document it projects to, in order (records that project to
+    """Each record with the document(s) it projects to, in order (records that project to
     nothing left out), for a projection that holds documents ``lookup`` can find.
 
     A ``MemoryForgotten`` becomes the forgotten memory's own document re-typed
     "forgotten", content kept (so an admin can still see what was forgotten; recall's
-    and browsing's default types exclude it), at the forget event's log position. The
-    memory's document comes from an earlier record of the batch (a replay can carry the
-    ``MemoryExtracted`` and the ``MemoryForgotten`` together), else from ``lookup``; an
-    unknown memory gets an empty tombstone. However the log is split into batches, the
-    same events give the same documents, and a redelivered forget changes nothing.
-    Raises what ``lookup`` raises.
+    and browsing's default types exclude it), at the forget event's log position.
+    Consolidation's events (``MemoryReinforced``, ``MemoriesMerged``,
+    ``MemorySuperseded``) update the memories they name the same way: see
+    ``consolidation/lifecycle.py``; one event can update several documents. A memory's
+    document comes from an earlier record of the batch (a replay can carry the
+    ``MemoryExtracted`` and what follows it together), else from ``lookup``; an unknown
+    memory gets an empty tombstone when forgotten and nothing otherwise. However the log
+    is split into batches, the same events give the same documents, and a redelivered
+    event changes nothing. Raises what ``lookup`` raises.
     """
-    pairs = [(r, d) for r in records if (d := document_from_record(r)) is not None]
     wanted: dict[str, list[str]] = {}
-    for r, _ in pairs:
-        if isinstance(r.event, MemoryForgotten):
-            wanted.setdefault(r.event.tenant, []).append(str(r.event.memory_id))
-    if not wanted:
-        return pairs
+    for r in records:
+        e = r.event
+        ids = [str(e.memory_id)] if isinstance(e, MemoryForgotten) else referenced(e) if e else []
+        if e is not None and ids:
+            wanted.setdefault(e.tenant, []).extend(ids)
     known: dict[tuple[str, str], Document] = {}
-    for tenant, ids in wanted.items():
-        known.update(((d.tenant, d.id), d) for d in await lookup(tenant, ids))
+    while wanted:  # a reinforcement of a merged memory also needs the one it was merged into
+        for tenant, ids in wanted.items():
+            known.update(((d.tenant, d.id), d) for d in await lookup(tenant, list(dict.fromkeys(ids))))
+        asked, wanted = wanted, {}
+        for e in (r.event for r in records if r.event is not None):
+            for i in to_follow(e, partial(_known, known, e.tenant)):
+                if i not in asked.get(e.tenant, ()):
+                    wanted.setdefault(e.tenant, []).append(i)
     out: list[tuple[LogRecord, Document]] = []
-    for r, d in pairs:
-        if isinstance(r.event, MemoryForgotten):
-            memory = known.get((d.tenant, d.id))
-            if memory is not None and memory.content:
-                d = replace(memory, type="forgotten", stream=d.stream, offset=d.offset)
-        known[(d.tenant, d.id)] = d  # later records of the batch see this one
-        out.append((r, d))
+    for r in records:
+        e = r.event
+        if isinstance(e, LIFECYCLE_EVENTS):
+            docs = updated_documents(e, r.stream, r.offset, partial(_known, known, e.tenant))
+        else:
+            d = document_from_record(r)
+            if d is None:
+                continue
+            if isinstance(e, MemoryForgotten):
+                memory = known.get((d.tenant, d.id))
+                if memory is not None and memory.content:
+                    d = replace(memory, type="forgotten", stream=d.stream, offset=d.offset)
+            docs = [d]
+        for d in docs:
+            known[(d.tenant, d.id)] = d  # later records of the batch see this one
+            out.append((r, d))
     return out
+
+
+def _known(known: dict[tuple[str, str], Document], tenant: str, memory_id: str) -> Document | None:
+    return known.get((tenant, memory_id))
 
 
 def _tombstone(e: MemoryForgotten, stream: str, offset: int) -> Document:
@@ -112,6 +142,7 @@ def _from_memory(e: MemoryExtracted, stream: str, offset: int) -> Document:
         stream=stream,
         offset=offset,
         signature=e.signature,
+        signed_provenance=tuple(str(i) for i in e.source_event_ids),
         kind=e.kind,
         key=e.key,
         confidence=e.confidence,
@@ -221,6 +252,8 @@ def to_payload(doc: Document) -> dict[str, Any]:
         "tags": list(doc.tags),
         "context": doc.context,
         "signature": doc.signature or "",  # "kid:hex": the key id, then the HMAC
+        "signed_provenance": None if doc.signed_provenance is None else list(doc.signed_provenance),
+        **lifecycle_payload(doc),
     }
 
 
@@ -252,4 +285,7 @@ def from_payload(p: dict[str, Any]) -> Document:
         tags=tuple(str(t) for t in p.get("tags", ())),
         context=str(p.get("context") or ""),
         signature=str(p.get("signature") or "") or None,
+        signed_provenance=None if p.get("signed_provenance") is None
+        else tuple(str(x) for x in p["signed_provenance"]),
+        **lifecycle_fields(p),
     )

@@ -10,7 +10,9 @@ from typing import TYPE_CHECKING
 
 from hindsight_common.errors import ConfigurationError
 from hindsight_common.ports.access import AccessCounts
+from hindsight_common.ports.credentials import Credentials
 from hindsight_common.ports.embedder import Embedder
+from hindsight_common.ports.embedding_cache import EmbeddingCache
 from hindsight_common.ports.graph import GraphStore
 from hindsight_common.ports.log import EventLog
 from hindsight_common.ports.projection import TextIndex, VectorIndex
@@ -36,13 +38,16 @@ def make_log(settings: Settings) -> EventLog:
                 "log_backend 'kafka' needs HINDSIGHT_KAFKA_BOOTSTRAP: the brokers' host:port "
                 "(e.g. 127.0.0.1:9092)"
             )
-        # No I/O here: topics, producer and the PostgreSQL pool start on first use.
+        # No I/O here: topics, producer and the PostgreSQL pool start on first use. The
+        # PostgreSQL state is the log's idempotency store (ports/idempotency.py).
         return KafkaLog(
             settings.kafka_bootstrap,
             _postgres_state(settings, "log_backend 'kafka' (idempotency keys)"),
             topic_prefix=settings.kafka_topic_prefix,
             partitions=settings.kafka_partitions,
             replication=settings.kafka_replication,
+            stall_after_s=settings.kafka_stall_s,
+            append_timeout_s=settings.kafka_append_timeout_s,
         )
     raise ConfigurationError(f"unknown log backend {settings.log_backend!r}")
 
@@ -72,6 +77,27 @@ def make_embedder(settings: Settings) -> Embedder:
                 "pip install 'hindsight-memory-common[minilm]'") from e
         return MiniLMEmbedder(threads=settings.model_threads)
     raise ConfigurationError(f"unknown embedder {settings.embedder!r}")
+
+
+def make_embedding_cache(settings: Settings) -> EmbeddingCache | None:
+    """Where computed vectors are kept for reuse; None with ``HINDSIGHT_EMBEDDING_CACHE=false``."""
+    if not settings.embedding_cache:
+        return None
+    if settings.log_backend == "sqlite":
+        from hindsight_common.adapters.sqlite_embedding_cache import SqliteEmbeddingCache
+
+        return SqliteEmbeddingCache(settings.embedding_cache_path)
+    if settings.log_backend == "kafka":
+        from hindsight_common.adapters.kafka_embedding_cache import KafkaEmbeddingCache
+
+        if not settings.kafka_bootstrap:
+            raise ConfigurationError("the embedding cache in cluster mode needs HINDSIGHT_KAFKA_BOOTSTRAP")
+        # No I/O here: the topic is read on first use.
+        return KafkaEmbeddingCache(
+            settings.kafka_bootstrap, topic_prefix=settings.kafka_topic_prefix,
+            replication=settings.kafka_replication,
+        )
+    raise ConfigurationError(f"no embedding cache for log backend {settings.log_backend!r}")
 
 
 def make_reranker(settings: Settings) -> Reranker | None:
@@ -208,3 +234,17 @@ def make_access_counts(settings: Settings) -> AccessCounts:
 
         return PostgresAccessCounts(_postgres_state(settings, "access counts in cluster mode"))
     raise ConfigurationError(f"no access count store for log backend {settings.log_backend!r}")
+
+
+def make_credentials(settings: Settings) -> Credentials:
+    """Where API keys are kept: beside the log's other state (SQLite embedded, PostgreSQL
+    in the cluster)."""
+    if settings.log_backend == "sqlite":
+        from hindsight_common.adapters.sqlite_credentials import SqliteCredentials
+
+        return SqliteCredentials(settings.credentials_path)
+    if settings.log_backend == "kafka":
+        from hindsight_common.adapters.postgres_credentials import PostgresCredentials
+
+        return PostgresCredentials(_postgres_state(settings, "API keys in cluster mode"))
+    raise ConfigurationError(f"no credential store for log backend {settings.log_backend!r}")

@@ -44,6 +44,15 @@ class Document:
     key: str | None = None
     confidence: float | None = None
     tags: tuple[str, ...] = ()
+    # Semantic memories, set by consolidation (``hindsight_common.consolidation``): how
+    # often later evidence confirmed the memory and when last, and which memory replaced
+    # it ("superseded") or absorbed it ("merged"), or which it replaced / absorbed.
+    reinforced_count: int = 0
+    last_reinforced_at: datetime | None = None
+    superseded_by: str | None = None
+    supersedes: tuple[str, ...] = ()
+    merged_into: str | None = None
+    merged_from: tuple[str, ...] = ()
     # Text indexes only: an episodic turn's neighbourhood (the turns around it in its
     # session, itself included), searched by recall's ``bm25_context`` path. Empty
     # elsewhere; see ``context_windows``.
@@ -51,6 +60,9 @@ class Document:
     # The signature of the event it was projected from ("kid:hex", see
     # security/signed_items.py), checked where recall and browsing read it; None: unsigned.
     signature: str | None = None
+    # The provenance the signature covers, when it can grow afterwards (a memory: the
+    # event ids it was extracted from; consolidation adds reinforcing ones to event_ids).
+    signed_provenance: tuple[str, ...] | None = None
 
     @property
     def search_text(self) -> str:
@@ -146,6 +158,14 @@ class VectorIndex(Projection):
         """The stored (unit-length) vectors of ``tenant``'s documents with these ids,
         by id; missing ones and other tenants' are left out. Recall's diversity step
         reads them instead of embedding its candidates again. Raises ProjectionError."""
+
+    @abstractmethod
+    async def other_models(self, model: str) -> tuple[int, list[str]]:
+        """How many stored vectors (every tenant) were NOT made by ``model`` (payload
+        ``embedding_model``, a missing one included), and up to a few of their model
+        names ("" for a vector that records none). Start-up compares the configured
+        embedder with this: vectors of two models in one index give wrong results.
+        Raises ProjectionError."""
 
 
 class TextIndex(Projection):

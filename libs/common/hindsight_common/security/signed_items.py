@@ -7,7 +7,8 @@ An event and the document it projects to give the same :class:`Signable`:
   content and the ``[tools: ...]`` line, ``documents.interaction_text``), kind = its
   role, key = its speaker, provenance = its own event id;
 - a memory (``MemoryExtracted``): id = the memory id, content, kind, key, provenance =
-  its source event ids;
+  its source event ids (kept in ``Document.signed_provenance``: the event ids that
+  consolidation adds when a memory is reinforced or merged are not covered);
 - a session summary: id = its event id, content = the summary, kind = "summary",
   key = the session, no provenance.
 
@@ -52,7 +53,8 @@ def signable_of_document(doc: Document) -> Signable:
         kind, key = "summary", doc.session
     else:
         kind, key = doc.role, doc.speaker
-    return Signable(doc.tenant, doc.user, doc.id, doc.content, kind, key, doc.event_ids)
+    provenance = doc.event_ids if doc.signed_provenance is None else doc.signed_provenance
+    return Signable(doc.tenant, doc.user, doc.id, doc.content, kind, key, provenance)
 
 
 def sign_events(keyring: Keyring, events: Sequence[E]) -> list[E]:
