@@ -124,7 +124,6 @@ def cluster(tmp_path: Path) -> Iterator[Cluster]:
         "HINDSIGHT_REFLECT_EVERY_N_TURNS": "1000000",  # keep this test's projections episodic only
         "HINDSIGHT_POLL_TIMEOUT_S": "0.2",
         "HINDSIGHT_GRPC_PORT": str(free_port()),
-        "HINDSIGHT_ADMIN_TOKEN": ADMIN_TOKEN,
         "HINDSIGHT_SIGNING_KEYRING_FILE": str(tmp_path / "signing.json"),  # required in a cluster
     }
     env.pop("HINDSIGHT_AUTH", None)  # `hindsight run`'s own default: required
