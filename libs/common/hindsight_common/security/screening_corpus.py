@@ -1,0 +1,94 @@
+"""The labelled screening corpus shipped with the package, and the figures a screener gets
+on it (pure; ``hindsight bench screening`` prints them, a unit test holds the targets).
+
+``corpus/injection.jsonl``: one JSON object a line, ``{"id", "part", "label": "attack" |
+"benign", "family", "source", "text"}``. Written for Hindsight, never copied. ``part`` 1
+was written before the rules were tuned, part 2 after tuning on part 1 and before
+looking at part 2's results (its first figures are in the README).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import cast
+
+from hindsight_common.events.security import Source
+from hindsight_common.security.screening import Screener, Verdict
+
+CORPUS = "injection.jsonl"
+
+
+@dataclass(frozen=True)
+class Sample:
+    id: str
+    label: str  # "attack" or "benign"
+    family: str  # the attack family, or the family a benign sample imitates ("quote", "fact")
+    source: Source
+    text: str
+    part: int = 1
+
+
+@dataclass(frozen=True)
+class FamilyFigures:
+    family: str
+    attacks: int
+    recall: float  # attacks of this family quarantined
+    flagged: int  # quarantined items whose reasons name this family
+    precision: float  # of those, the share that are attacks
+
+
+@dataclass(frozen=True)
+class Figures:
+    attacks: int
+    benign: int
+    attacks_quarantined: float
+    benign_kept: float
+    families: list[FamilyFigures]
+    items_per_s: float
+    missed: list[str] = field(default_factory=list)  # ids of attacks kept
+    false_alarms: list[str] = field(default_factory=list)  # ids of benign samples quarantined
+
+
+def load_corpus(path: Path | None = None) -> list[Sample]:
+    """The samples of ``path`` (default: the corpus shipped with the package)."""
+    if path is None:
+        text = resources.files("hindsight_common.security").joinpath("corpus", CORPUS).read_text("utf-8")
+    else:
+        text = path.read_text("utf-8")
+    out: list[Sample] = []
+    for line in text.splitlines():
+        if line.strip():
+            row = json.loads(line)
+            out.append(Sample(str(row["id"]), str(row["label"]), str(row["family"]),
+                              cast(Source, str(row["source"])), str(row["text"]), int(row.get("part", 1))))
+    return out
+
+
+def figures(screener: Screener, samples: Sequence[Sample]) -> Figures:
+    """How ``screener`` does on ``samples``: shares quarantined and kept, precision and
+    recall per attack family, and how many items it screens a second."""
+    started = time.perf_counter()
+    verdicts: list[Verdict] = [screener.screen(s.text, s.source) for s in samples]
+    elapsed = max(time.perf_counter() - started, 1e-9)
+    attacks = [(s, v) for s, v in zip(samples, verdicts, strict=True) if s.label == "attack"]
+    benign = [(s, v) for s, v in zip(samples, verdicts, strict=True) if s.label != "attack"]
+    rows: list[FamilyFigures] = []
+    for family in sorted({s.family for s, _ in attacks}):
+        mine = [v for s, v in attacks if s.family == family]
+        flagged = [s for s, v in zip(samples, verdicts, strict=True) if v.quarantine and family in v.families]
+        rows.append(FamilyFigures(
+            family, len(mine), sum(v.quarantine for v in mine) / len(mine), len(flagged),
+            sum(s.label == "attack" for s in flagged) / len(flagged) if flagged else 1.0))
+    return Figures(
+        attacks=len(attacks), benign=len(benign),
+        attacks_quarantined=sum(v.quarantine for _, v in attacks) / max(1, len(attacks)),
+        benign_kept=sum(not v.quarantine for _, v in benign) / max(1, len(benign)),
+        families=rows, items_per_s=len(samples) / elapsed,
+        missed=[s.id for s, v in attacks if not v.quarantine],
+        false_alarms=[s.id for s, v in benign if v.quarantine],
+    )

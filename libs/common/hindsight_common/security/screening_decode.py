@@ -1,0 +1,120 @@
+"""What screening reads besides the visible text (pure): normalised text, text hidden
+from a human reader (HTML comments, invisible styling, zero-width and bidi characters),
+and encoded payloads (base64, hex, URL escapes, rot13, digit-for-letter spelling).
+
+Each function returns the *texts to screen again*; screening decides what they mean.
+Decoding is bounded: a few candidates per kind, capped lengths, printable results only,
+so a megabyte of base64 costs no more than its first few blobs.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import codecs
+import re
+import unicodedata
+from dataclasses import dataclass
+from urllib.parse import unquote
+
+#: Zero-width and bidirectional-control characters: invisible to a reader, used to split
+#: trigger words or reorder what a human sees. (U+200D, the emoji joiner, is left alone.)
+INVISIBLE = re.compile("[\u200b\u200c\u200e\u200f\u2060-\u2064\u2066-\u2069\u202a-\u202e\u00ad\ufeff\u180e]")
+_COMMENT = re.compile(r"<!--(.*?)(?:-->|$)", re.S)
+_HIDING_STYLE = re.compile(
+    r"<(\w+)[^>]*style\s*=\s*[\"'][^\"']*(?:color\s*:\s*(?:white|#fff\b|#ffffff|rgba?\(\s*255\s*,\s*255\s*,"
+    r"\s*255)|font-size\s*:\s*0|display\s*:\s*none|visibility\s*:\s*hidden|opacity\s*:\s*0(?:\.0+)?\b|"
+    r"height\s*:\s*0|width\s*:\s*0)[^\"']*[\"'][^>]*>(.*?)(?:</\1>|$)",
+    re.I | re.S,
+)
+_HIDDEN_ATTR = re.compile(r"<(\w+)[^>]*\s(?:hidden|aria-hidden\s*=\s*[\"']true[\"'])[^>]*>(.*?)(?:</\1>|$)", re.I | re.S)
+_TAG = re.compile(r"<[^>]{1,200}>")
+_BASE64 = re.compile(r"(?<![\w+/-])[A-Za-z0-9+/_-]{16,}={0,2}")
+_HEX = re.compile(r"(?<![0-9A-Za-z])(?:[0-9a-fA-F]{2}[\s:]?){12,}")
+_URL_ESCAPES = re.compile(r"(?:%[0-9a-fA-F]{2}.*){4,}", re.S)
+_LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"})
+_LEET_WORD = re.compile(r"\b(?=\w*[a-z])(?=\w*[013457@$])[\w@$]{3,}\b", re.I)
+MAX_CANDIDATES = 4
+MAX_DECODED = 4000
+
+
+@dataclass(frozen=True)
+class Layer:
+    """A text found inside the content, and how it was found."""
+
+    how: str  # "comment", "styled", "invisible", "base64", "hex", "url", "rot13", "leet"
+    text: str
+
+
+def normalise(text: str) -> str:
+    """Compatibility-folded (NFKC: full-width and styled letters become plain ones), without
+    invisible characters, whitespace collapsed. Screening matches on this form."""
+    folded = unicodedata.normalize("NFKC", text)
+    return re.sub(r"[ \t\r\f\v]+", " ", INVISIBLE.sub("", folded))
+
+
+def invisible_count(text: str) -> int:
+    return len(INVISIBLE.findall(text))
+
+
+def hidden_layers(text: str) -> list[Layer]:
+    """Text a human reader would not see: HTML comments and invisibly styled elements."""
+    out = [Layer("comment", m.group(1)) for m in _COMMENT.finditer(text)][:MAX_CANDIDATES]
+    for pattern in (_HIDING_STYLE, _HIDDEN_ATTR):
+        out += [Layer("styled", _TAG.sub(" ", m.group(2))) for m in pattern.finditer(text)][:MAX_CANDIDATES]
+    return [layer for layer in out if layer.text.strip()]
+
+
+def _printable(raw: bytes) -> str | None:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    letters = sum(c.isalpha() or c.isspace() for c in text)
+    # Decoded instructions are words and spaces; hashes, images and keys are not.
+    if len(text) < 8 or " " not in text or letters < 0.8 * len(text):
+        return None
+    return text[:MAX_DECODED]
+
+
+def _from_base64(blob: str) -> str | None:
+    padded = blob + "=" * (-len(blob) % 4)
+    try:
+        raw = base64.urlsafe_b64decode(padded) if ("-" in blob or "_" in blob) else base64.b64decode(padded)
+    except (binascii.Error, ValueError):
+        return None
+    return _printable(raw)
+
+
+def _from_hex(blob: str) -> str | None:
+    digits = re.sub(r"[\s:]", "", blob)
+    if len(digits) % 2:
+        digits = digits[:-1]
+    try:
+        return _printable(bytes.fromhex(digits))
+    except ValueError:
+        return None
+
+
+def encoded_layers(text: str, readings: bool = True) -> list[Layer]:
+    """Encoded payloads that decode to readable text: base64, hex, URL escapes, and (with
+    ``readings``) the whole text read as rot13 and with digits read as letters (cheap,
+    and their readings only matter if they contain an instruction)."""
+    out: list[Layer] = []
+    for how, pattern, decode in (("base64", _BASE64, _from_base64), ("hex", _HEX, _from_hex)):
+        found = 0
+        for m in pattern.finditer(text):
+            decoded = decode(m.group(0))
+            if decoded is not None:
+                out.append(Layer(how, decoded))
+                found += 1
+            if found >= MAX_CANDIDATES:
+                break
+    if _URL_ESCAPES.search(text):
+        out.append(Layer("url", unquote(text)[:MAX_DECODED]))
+    if not readings:
+        return out
+    out.append(Layer("rot13", codecs.encode(text[:MAX_DECODED], "rot13")))
+    if _LEET_WORD.search(text):
+        out.append(Layer("leet", _LEET_WORD.sub(lambda m: m.group(0).translate(_LEET), text[:MAX_DECODED])))
+    return out

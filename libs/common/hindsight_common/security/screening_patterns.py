@@ -1,0 +1,231 @@
+"""The textual signs of an instruction aimed at the agent, by attack family (pure data).
+
+Each rule is a regular expression over normalised text (see ``screening_decode``) with a
+weight in (0, 1]: how strongly one match alone says "this is an attack". Weights are
+deliberately modest for signs that ordinary speech also produces (an imperative
+"always ...", a vocative "assistant, ..."), so that only several signs together, or one
+sign in low-trust text, reach the quarantine threshold. What the words are *about*
+matters more than the words: "ignore my previous message" is a correction, "ignore your
+previous instructions" an override, so the rules name instruction-like objects.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+Family = Literal[
+    "override", "authority", "directive", "hidden", "encoded", "conditional", "exfiltration", "conflict",
+]
+FAMILIES: tuple[Family, ...] = (
+    "override", "authority", "directive", "hidden", "encoded", "conditional", "exfiltration", "conflict",
+)
+
+
+@dataclass(frozen=True)
+class Rule:
+    family: Family
+    reason: str
+    weight: float
+    pattern: re.Pattern[str]
+
+
+def _rule(family: Family, reason: str, weight: float, pattern: str, flags: int = re.I) -> Rule:
+    return Rule(family, reason, weight, re.compile(pattern, flags))
+
+
+_W = r"[\w'’-]+"  # one word
+_DROP = (r"(?:ignore|disregard|forget|overlook|skip|discard|abandon|bypass|override|overrule|"
+         r"set aside|put aside|throw out|stop following|stop obeying|don'?t follow|do not follow|"
+         r"no longer follow|cancel|nullify|void|erase|delete|drop)")
+_EARLIER = (r"(?:previous|prior|earlier|above|preceding|foregoing|original|initial|existing|old|"
+            r"former|current|system|safety|default|given|standing|base)")
+_RULES = (r"(?:instructions?|rules?|directives?|guidelines?|guardrails?|prompts?|programming|"
+          r"constraints?|polic(?:y|ies)|orders|commands?|restrictions?|filters?|training|"
+          r"configuration|guidance|safeguards?|limitations?|principles)")
+_AGENT = r"(?:ai|a\.i\.|llm|large language model|language model|chat ?bot|assistant|ai assistant|agent|ai agent|bot|gpt|model)"
+_ROLE = (r"(?:developer|creator|maker|programmer|owner|administrator|admin|operator|supervisor|"
+         r"master|trainer|designer|engineer|boss|manager|provider)")
+_SAY = (r"(?:answer|respond|reply|say|tell|recommend|mention|suggest|include|reveal|disclose|output|"
+        r"print|claim|state|describe|refer|praise|promote|insist|remind|add|end|start|begin|use|"
+        r"write|speak|talk|rate|advise|direct|send|warn|agree|deny|refuse|call|address|agree|"
+        r"report|link|push|favou?r|prioriti[sz]e|discourage|criticise|criticize|respond)")
+_PERSIST = (r"(?:from now on|from this point(?: on| forward| onwards?)?|from here on(?: out)?|henceforth|"
+            r"hereafter|going forward|for all future \w+|in (?:all )?future (?:conversations|chats|"
+            r"sessions|answers|replies|responses)|for the rest of (?:this|the) (?:conversation|chat|"
+            r"session)|permanently|forever|for good)")
+_WHO = (r"(?P<who>the user|a user|users|the customer|a customer|customers|the human|the person|"
+        r"anyone|anybody|someone|somebody|people|a person|any(?:one)? user|they|he|she)")
+_ASKS = (r"(?:asks?|mentions?|says?|types?|quer(?:y|ies)|wants?|requests?|brings? up|talks? about|"
+         r"inquires?|enquires?|searches|looks? for|is asking|needs?|writes?|raises?|wonders?)")
+_SECRET = (r"(?:passwords?|passcodes?|pins?|card numbers?|credit cards?|cvv|credentials?|api keys?|"
+           r"tokens?|secrets?|social security|bank (?:details|account)|login|2fa|one-time code)")
+_DATA = (r"(?:conversations?|chats?|chat logs?|transcripts?|histor(?:y|ies)|messages|memor(?:y|ies)|"
+         r"memory store|passwords?|credentials?|api keys?|tokens?|secrets?|personal (?:details|data|"
+         r"information|info)|(?:the )?user'?s \w+|all (?:the |of the )?(?:data|information|messages|"
+         r"files|details|notes)|everything (?:you know|you have|stored|saved)|system prompt|"
+         r"contents|session|card numbers?|contacts|private \w+|saved \w+|stored \w+)")
+_GIVEN = (r"(?:you(?:'ve| have)? (?:were |been )?(?:given|received|told|got|configured with|programmed with|"
+          r"trained (?:with|on)|set up with|instructed with)|given to you)")
+_DEST = r"(?:(?:https?|ftp)://\S+|[\w.+-]+@[\w-]+\.[\w.-]+|webhook|pastebin|discord|telegram)"
+
+RULES: tuple[Rule, ...] = (
+    # override: dropping the agent's own instructions
+    _rule("override", "asks to drop earlier instructions", 0.9,
+          rf"\b{_DROP}\W+(?:{_W}\W+){{0,4}}?{_EARLIER}\W+(?:{_W}\W+){{0,2}}?{_RULES}"),
+    _rule("override", "asks to drop the instructions it was given", 0.85,
+          rf"\b{_DROP}\W+(?:{_W}\W+){{0,4}}?{_RULES}\W+(?:that\s+)?(?:{_GIVEN}|you (?:follow|obey|have))"),
+    _rule("override", "asks to drop the agent's rules", 0.8,
+          rf"\b{_DROP}\W+(?:all\W+|any\W+)?(?:of\W+)?(?:your|the assistant'?s|the model'?s)\W+"
+          rf"(?:{_W}\W+){{0,2}}?{_RULES}"),
+    _rule("override", "asks to disregard everything before it", 0.8,
+          r"\b(?:ignore|disregard|forget)\s+(?:everything|all(?: of)?(?: that| this)?|anything)\s+"
+          r"(?:above|before this|prior|earlier|written above|you (?:were|have been|'ve been) told|"
+          r"you know|said (?:above|before))"),
+    _rule("override", "declares earlier instructions void", 0.85,
+          rf"\b(?:{_EARLIER}\W+(?:{_W}\W+)?{_RULES}|{_RULES}\W+(?:{_W}\W+){{0,2}}?(?:{_GIVEN}|above|before "
+          rf"this|so far|until now)|your\W+(?:{_W}\W+)?{_RULES})\W+(?:{_W}\W+){{0,3}}?(?:(?:are|is|were|was|"
+          r"have been)\W+(?:now\W+|just\W+|only\W+)?(?:void|cancel+ed|revoked|obsolete|invalid|no longer "
+          r"valid|overridden|replaced|suspended|lifted|a test|fake|not real|a joke|outdated|expired)|"
+          r"(?:don'?t|do not|no longer|doesn'?t|does not)\W+(?:exist|apply|matter|count|bind you))"),
+    _rule("override", "asks to drop rules from earlier context", 0.85,
+          rf"\b{_DROP}\W+(?:{_W}\W+){{0,3}}?{_RULES}\W+(?:{_W}\W+){{0,3}}?(?:your|previous|prior|earlier|"
+          r"above|original|system|initial)\b"),
+    _rule("override", "asks to act as if it had no rules", 0.8,
+          rf"\b(?:pretend|imagine|act as if|behave as if|assume)\W+(?:that\W+)?(?:{_W}\W+){{0,3}}?(?:your|the|"
+          rf"any|all)\W+(?:{_W}\W+)?{_RULES}|\byou (?:have|had) no (?:{_W}\W+)?{_RULES}"),
+    _rule("override", "announces new instructions", 0.5,
+          r"\b(?:new|updated|real|actual|revised|true|secret|hidden)\s+(?:task|instructions?|rules?|"
+          r"directives?|objective|goal|prompt|orders)\s*(?:[:\-–]|(?:is|are)\b)"),
+    _rule("override", "asks to turn off safeguards", 0.65,
+          r"\b(?:disable|turn off|deactivate|remove|switch off|bypass|lift|suspend|circumvent)\s+"
+          r"(?:your|the|all|any)?\s*(?:\w+\s+)?(?:filters?|safety|safeguards?|guardrails?|restrictions|"
+          r"moderation|content polic\w+|limits|censorship)"),
+    _rule("override", "declares safeguards disabled", 0.65,
+          r"\b(?:safety|security|content|moderation)\s+(?:mode|filters?|checks?|rules)\s+(?:is\s+|are\s+)?"
+          r"(?:now\s+)?(?:disabled|off|removed|lifted|suspended)"),
+    # authority: claims to be someone the agent must obey, fake prompt structure
+    _rule("authority", "claims to be the agent's developer or operator", 0.75,
+          rf"\b(?:i am|i'm|this is|speaking as|as|it's)\s+(?:your|the assistant'?s|the ai'?s|the model'?s)"
+          rf"\s+(?:{_W}\s+)?{_ROLE}s?\b"),
+    _rule("authority", "claims to run this assistant", 0.75,
+          rf"\b(?:i am|i'm|we are|we're|this is)\s+(?:the|its)\s+(?:{_W}\s+)?{_ROLE}s?\s+(?:of|for|behind)\s+"
+          rf"(?:this|the|you|your)\s*(?:{_AGENT}|system|service|platform)?\b"),
+    _rule("authority", "rewrites the agent's rules", 0.6,
+          rf"\b(?:update|change|modify|rewrite|replace|amend|extend|reset)\s+your\s+(?:{_W}\s+)?(?:{_RULES}|"
+          r"system prompt|behaviou?r|persona|memory)"),
+    _rule("authority", "claims to be the system or its administrator", 0.6,
+          r"\b(?:this is|message from|notice from|speaking for|on behalf of)\s+(?:the|your)\s+(?:system|"
+          r"system administrator|sysadmin|administrator|admin|developers?|operators?|security team|"
+          r"moderators?|platform)\b"),
+    _rule("authority", "claims to speak for the model's vendor", 0.6,
+          r"\b(?:message|notice|update|instructions?|memo|directive)s?\s+from\s+(?:the\s+)?(?:openai|"
+          r"anthropic|google deepmind|google|microsoft|meta ai|your (?:developers?|creators?|operators?))"),
+    _rule("authority", "says the agent's rules have changed", 0.6,
+          r"\byour\s+(?:policies|policy|rules|instructions|guidelines|programming|configuration|settings|"
+          r"system prompt|directives)\s+(?:have|has|were|was)\s+(?:just\s+)?(?:been\s+)?(?:changed|"
+          r"updated|replaced|modified|revised|rewritten)"),
+    _rule("authority", "fake chat-template tokens", 0.85,
+          r"<\|[a-z_]{2,20}\|>|\[/?INST\]|<</?SYS>>|<\|?(?:im_start|im_end|endoftext)\|?>|"
+          r"<(?:/?system|/?assistant)>"),
+    _rule("authority", "a system or developer role line", 0.5,
+          r"(?:^|\n|[.!?]\s+|>\s*)\s*(?:SYSTEM|ADMIN|DEVELOPER|ROOT|SYSTEM PROMPT|SYSTEM MESSAGE|"
+          r"SYSTEM NOTE|SYSTEM OVERRIDE)\s*[:\]>]", 0),
+    _rule("authority", "a system role line", 0.35,
+          r"(?:^|\n|[.!?]\s+|>\s*)\s*(?:system|developer|admin|root|system prompt|system message)\s*:"),
+    _rule("authority", "a fake conversation transcript", 0.6,
+          r"(?:^|\n)\s*(?:assistant|user|human|ai|system)\s*:[^\n]*\n\s*(?:assistant|user|human|ai|"
+          r"system)\s*:"),
+    _rule("authority", "an instruction header", 0.7,
+          r"#{2,}\s*(?:new|updated|system|admin|important|override|hidden|secret|real|urgent)\s*(?:instructions?|"
+          r"prompt|rules|directives?|orders)\b"),
+    _rule("authority", "switches the agent into a special mode", 0.6,
+          r"\b(?:developer|debug|god|admin|sudo|jailbreak|jailbroken|unrestricted|unfiltered|dan|"
+          r"maintenance|root) mode\b"),
+    _rule("authority", "gives the agent a new identity", 0.5,
+          r"\byou are (?:now|no longer|henceforth) (?:an? |the |in )?\w+"),
+    _rule("authority", "asks for unrestricted behaviour", 0.5,
+          r"\b(?:without|with no|free of) (?:any )?(?:restrictions|limits|limitations|filters|rules|"
+          r"guardrails|censorship|safeguards)\b"),
+    # directive: standing orders about how the agent behaves
+    _rule("directive", "a standing order from now on", 0.6,
+          rf"\b{_PERSIST}\W+(?:\w+\W+)?(?:you|your|always|never|only|{_SAY})\b"),
+    _rule("directive", "an always/never order about answers", 0.5,
+          rf"(?:^|[.!?;:\n]\s*|\b(?:please|and|also|you (?:must|should|shall|will|need to|have to)|"
+          rf"make sure (?:you|to)|be sure to|remember to)\s+)(?:always|never|only|do not ever|don'?t ever)"
+          rf"\s+{_SAY}\w*\b"),
+    _rule("directive", "orders the agent's future behaviour", 0.55,
+          r"\byou (?:must|should|shall|will|need to|have to|are required to|are to)\s+(?:now\s+)?"
+          r"(?:always|never|only|from now on|no longer)\b"),
+    _rule("directive", "an always/never order about the agent's audience", 0.5,
+          r"\b(?:always|never|only)\b[^.!?\n]{0,80}\b(?:the user|users|anyone|everyone|everybody|"
+          r"every (?:question|answer|reply|response|message|conversation|time)|your (?:answers|replies|"
+          r"responses|summar\w+)|the conversation|customers|visitors|readers|others|other users|other people|"
+          r"everyone else)\b"),
+    _rule("directive", "tells the agent what it must do", 0.6,
+          rf"\b(?:the |this |any |all )?{_AGENT}s?\s+(?:must|should|shall|will now|is to|has to|needs to|"
+          r"is required to|may not|must not)\b"),
+    _rule("directive", "restricts how the agent answers", 0.5,
+          r"\b(?:respond|reply|answer)\s+only\b|\bonly\s+(?:respond|reply|answer)\b|\b(?:respond|reply|"
+          r"answer)\s+(?:to )?(?:every|each|all|any)\s+(?:question|message|request|prompt)s?\s+with\b"),
+    _rule("directive", "asks to plant a lasting memory or rule", 0.5,
+          r"\b(?:save|store|remember|keep|add|record|memori[sz]e|commit|write)\s+(?:this|that|the following|"
+          r"it)\s+(?:\w+\s+){0,3}?(?:as|in|to|into)\s+(?:an?\s+|your\s+)?(?:\w+\s+)?(?:memory|memories|"
+          r"rule|instruction|directive|policy|belief|core value|system prompt)"),
+    _rule("directive", "asks to tamper with stored memories", 0.5,
+          r"\b(?:delete|erase|wipe|remove|overwrite|modify|alter|corrupt|replace)\s+(?:all\s+)?(?:of\s+)?"
+          r"(?:the user'?s|the|your|their|all|every|any)?\s*(?:\w+\s+)?(?:memor(?:y|ies)|records|"
+          r"saved notes)\b"),
+    # conditional triggers: act later, on a cue
+    _rule("conditional", "a trigger that scripts a later answer", 0.55,
+          rf"\b(?:when|whenever|if|once|in case|should|any ?time|every time|each time)\s+(?:ever\s+)?"
+          rf"{_WHO}\s+(?:ever\s+)?{_ASKS}\b[^.!?\n]{{0,120}}?[,;:]?\s*(?:then\s+)?(?:you\s+(?:should|must|"
+          rf"will)\s+)?(?:always\s+)?(?:tell|say|respond|reply|answer|recommend|claim|direct|send|redirect|"
+          rf"inform|insist|suggest|point|push|ask|warn|state|assure|convince|lie|give|provide|link|mention|"
+          rf"deny|refuse|steer)\b"),
+    _rule("conditional", "a trigger on secrets", 0.5,
+          rf"\b(?:when|whenever|if|once|any ?time|every time)\b[^.!?\n]{{0,60}}\b{_SECRET}\b[^.!?\n]{{0,60}}"
+          r"\b(?:ask|tell|have|get|make|request|prompt|send|save|store|note|repeat)\b"),
+    _rule("conditional", "asks for secrets", 0.5,
+          rf"\b(?:ask|prompt|request|get|collect|have)\s+(?:them|him|her|the user|users|for)\s+"
+          rf"(?:\w+\s+){{0,5}}?{_SECRET}|\b(?:type|enter|send|share|confirm|provide)\s+(?:your|their|the)\s+"
+          rf"(?:\w+\s+)?{_SECRET}"),
+    # exfiltration: move data out
+    _rule("exfiltration", "asks to send data to an outside address", 0.8,
+          rf"\b(?:send|forward|post|upload|e-?mail|mail|transmit|leak|exfiltrate|copy|share|submit|dump|"
+          rf"export|relay|sync|deliver|push|paste|beam|pipe|include|collect|gather|harvest|extract|grab)\b[^.!?\n]{{0,80}}?\b{_DATA}\b"
+          rf"[^.!?\n]{{0,80}}?{_DEST}"),
+    _rule("exfiltration", "an address that receives data", 0.25,
+          rf"\b(?:send|forward|post|upload|e-?mail|transmit|copy|submit|dump|export|relay)\b[^.!?\n]{{0,100}}?"
+          rf"{_DEST}"),
+    _rule("exfiltration", "an image or link that carries data out", 0.8,
+          r"!?\[[^\]]*\]\(\s*(?:https?://)[^)\s]*(?:\{[^}]*\}|\$\{|%7B|<[^>]+>|\[[A-Z_]+\])[^)]*\)|"
+          r"(?:https?://)\S*[?&]\w+=\s*(?:\{[^}]*\}|\$\{|<[^>]+>|\[[A-Z_]+\])"),
+)
+
+#: Words that mark text as *talking about* attacks (security training, research, a filter's
+#: test cases): a sign that sits inside quotes in such text is a quotation, not an order.
+META = re.compile(
+    r"\b(?:attack(?:er|ers|s)?|injections?|jailbreak\w*|phishing|malicious|security|red team\w*|"
+    r"examples?|e\.g\.|such as|like when|phrases?|strings?|filters?|detect\w*|classif\w*|training|"
+    r"paper|article|researchers?|a common|warn\w*|scam\w*|suspicious|spam|"
+    r"pattern\w*|test cases?|fraud\w*|hack\w*|exploit\w*)\b",
+    re.I,
+)
+QUOTED = re.compile(r"\"[^\"\n]{3,400}\"|“[^”\n]{3,400}”|(?<!\w)'[^'\n]{3,400}'(?!\w)|«[^»\n]{3,400}»")
+
+#: Text that speaks to an AI that happens to read it (a web page, a document, an e-mail
+#: talking past the human to the agent): rarely innocent in content the agent fetched.
+AGENT_ADDRESS = re.compile(
+    rf"\b{_AGENT}s?\s+(?:that (?:is |are )?)?(?:reading|processing|parsing|summari[sz]ing|browsing|"
+    r"analy[sz]ing|seeing|scanning|crawling|ingesting|indexing)\s+(?:this|these|the following|my|our)\b|"
+    rf"\bif you(?: are|'re)\s+(?:an?\s+)?(?:ai|llm|language model|assistant|bot|chat ?bot|agent|automated|"
+    r"gpt|machine)\b|"
+    rf"\b(?:note|message|instructions?|attention|memo|notice|hint|a word)\s*(?:to|for|,|:)?\s+(?:the\s+|any\s+|"
+    rf"all\s+)?(?:ai\s+|automated\s+)?{_AGENT}s?\b|"
+    rf"(?:^|[\s>(\[\-])(?:dear\s+|hey\s+|hello\s+)?(?:ai|assistant|ai assistant|ai agent|agent|llm|model|"
+    r"chat ?bot|gpt)\s*[:,]\s+(?:please\s+)?(?:summari[sz]e|describe|mark|classify|label|treat|ignore|forget|disregard|tell|say|send|forward|copy|recommend|"
+    r"reveal|always|never|do|don'?t|you|from|respond|reply|rate|remember|store|delete|insist|output)\b",
+    re.I,
+)
