@@ -141,7 +141,7 @@ def forwarding_router(forwarder: IngestForwarder) -> APIRouter:
     """The write routes of the gateway, each forwarded to ingest by ``forwarder``."""
     api = APIRouter(tags=["ingest"])
     for path in ("/v1/interactions", "/v1/sessions/{session}:close", "/v1/reflect",
-                 "/v1/memories/{memory_id}:forget"):
+                 "/v1/memories/{memory_id}:forget", "/v1/memories/{memory_id}:release"):
         api.add_api_route(path, forwarder.forward, methods=["POST"], include_in_schema=True)
     return api
 

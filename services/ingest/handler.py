@@ -19,6 +19,7 @@ from hindsight_common.api import (
     IngestRequest,
     IngestResponse,
     ReflectIn,
+    ReleaseIn,
     SessionCloseIn,
 )
 from hindsight_common.errors import InvalidInput, Problem
@@ -29,7 +30,10 @@ from hindsight_common.events import (
     SessionClosed,
     utcnow,
 )
+from hindsight_common.events.security import MemoryReleased
 from hindsight_common.ports.log import EventLog, IdempotencyKey
+from hindsight_common.security.screening import Screener
+from hindsight_common.security.screening_events import request_sources, screen_interactions
 from hindsight_common.settings import Settings
 from hindsight_common.streams import CONTROL, INTERACTIONS, MEMORIES
 
@@ -92,6 +96,7 @@ class Ingest:
     def __init__(self, log: EventLog, settings: Settings) -> None:
         self._log = log
         self._settings = settings
+        self._screener = Screener(settings.screening_trust) if settings.screening else None
 
     async def record(
         self, request: IngestRequest, *, idempotency_key: str | None = None,
@@ -104,6 +109,7 @@ class Ingest:
         Raises InvalidInput (nothing appended), IdempotencyConflict, PersistenceError.
         """
         check_limits(request, self._settings)
+        sources = request_sources(request)
         events = to_events(request, self._settings.default_tenant)
         tenants = {e.tenant for e in events}
         idempotency = None
@@ -120,7 +126,10 @@ class Ingest:
                     request.model_dump(mode="json") if payload is None else payload
                 ),
             )
-        appended = await self._log.append(INTERACTIONS, events, idempotency=idempotency)
+        # Quarantines go after every turn of the batch in the same all-or-nothing append
+        # (see security/screening_events.py), so the first len(events) entries are the turns.
+        held = screen_interactions(self._screener, events, sources) if self._screener else []
+        appended = (await self._log.append(INTERACTIONS, [*events, *held], idempotency=idempotency))[: len(events)]
         replayed = any(a.event_id != e.event_id for a, e in zip(appended, events, strict=False))
         return IngestResponse(
             events=[AppendedOut(event_id=str(a.event_id), offset=a.offset) for a in appended],
@@ -165,4 +174,21 @@ class Ingest:
             occurred_at=utcnow(),
         )
         [appended] = await self._log.append(MEMORIES, [event])
+        return AppendedOut(event_id=str(appended.event_id), offset=appended.offset)
+
+    async def release(self, target_id: str, request: ReleaseIn) -> AppendedOut:
+        """Append MemoryReleased (the caller checked it is an admin) on the stream of the
+        target's quarantine, so it follows that quarantine in log order: a memory's on
+        memories, a turn's on interactions. Reflect's memory ids are version-5 UUIDs,
+        events' ids version 4, which is what ``target`` defaults from."""
+        try:
+            tid = UUID(target_id)
+        except ValueError as e:
+            raise InvalidInput("not a memory or interaction id", [Problem("memory_id", "must be a UUID")]) from e
+        target = request.target or ("memory" if tid.version == 5 else "interaction")
+        event = MemoryReleased(
+            tenant=request.tenant or self._settings.default_tenant, user=request.user, target_id=tid,
+            target=target, reason=request.reason, occurred_at=utcnow(),
+        )
+        [appended] = await self._log.append(MEMORIES if target == "memory" else INTERACTIONS, [event])
         return AppendedOut(event_id=str(appended.event_id), offset=appended.offset)

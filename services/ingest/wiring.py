@@ -7,7 +7,8 @@ from collections.abc import Callable
 from fastapi import APIRouter, Header, Request
 from fastapi.responses import JSONResponse
 
-from hindsight_common.api import ForgetIn, IngestRequest, ReflectIn, SessionCloseIn
+from hindsight_common.admin import require_admin
+from hindsight_common.api import ForgetIn, IngestRequest, ReflectIn, ReleaseIn, SessionCloseIn
 from hindsight_common.ports.log import EventLog
 from hindsight_common.settings import Settings
 from hindsight_services.http import parse_body
@@ -54,6 +55,16 @@ def router(get_log: Callable[[], EventLog], settings: Settings) -> APIRouter:
         applied the MemoryForgotten event (see /v1/status)."""
         body, _ = await parse_body(request, ForgetIn, settings.max_body_bytes)
         appended = await Ingest(get_log(), settings).forget(memory_id, body)
+        return JSONResponse({"events": [appended.model_dump(mode="json")]}, status_code=202)
+
+    @api.post("/v1/memories/{memory_id}:release", status_code=202)
+    async def release(memory_id: str, request: Request) -> JSONResponse:
+        """Admin only: release a quarantined memory or turn (its id): it is served again
+        once the projections applied the MemoryReleased event. 403 without
+        ``Authorization: Bearer <HINDSIGHT_ADMIN_TOKEN>``."""
+        require_admin(settings, request.headers.get("authorization"), "release")
+        body, _ = await parse_body(request, ReleaseIn, settings.max_body_bytes)
+        appended = await Ingest(get_log(), settings).release(memory_id, body)
         return JSONResponse({"events": [appended.model_dump(mode="json")]}, status_code=202)
 
     return api

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from hindsight_common.context_windows import SessionKey, with_context
-from hindsight_common.documents import documents_of
+from hindsight_common.documents import documents_of, last_states
 from hindsight_common.events import MemoryExtracted
 from hindsight_common.text.entities import document_entities
 from hindsight_common.ports.graph import GraphItem, GraphStore
@@ -45,8 +45,10 @@ class Project:
         the graph, each recording the batch position in its own transaction; a failure
         between the two is retried as a whole (both writes are idempotent). A forgotten
         memory keeps its content (re-typed "forgotten", see ``documents_of``), looked up
-        in the text index."""
+        in the text index; so does a quarantined item (re-typed "quarantined")."""
         pairs = await documents_of(records, self._text.get)
-        await self._text.upsert(await with_context([d for _, d in pairs], self._tail), position)
+        # Each document once, in its last state: a turn quarantined in this batch never
+        # enters its neighbours' context (the graph still gets every record's links).
+        await self._text.upsert(await with_context(last_states(pairs), self._tail), position)
         if self._graph is not None:
             await self._graph.upsert([graph_item(r, d) for r, d in pairs], position)

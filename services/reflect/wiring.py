@@ -6,6 +6,7 @@ from hindsight_common.consumer import Consumer
 from hindsight_common.ports.log import EventLog
 from hindsight_common.ports.reflect_state import ReflectState
 from hindsight_common.ports.reflector import Reflector
+from hindsight_common.security.screening import Screener
 from hindsight_common.settings import Settings
 from hindsight_common.streams import CONTROL, INTERACTIONS
 from hindsight_services.reflect.handler import Reflect, ReflectPolicy
@@ -25,7 +26,8 @@ def policy(settings: Settings) -> ReflectPolicy:
 
 
 def consumer(log: EventLog, state: ReflectState, reflector: Reflector, settings: Settings) -> Consumer:
-    reflect = Reflect(log, state, reflector, policy(settings))
+    screener = Screener(settings.screening_trust) if settings.screening else None
+    reflect = Reflect(log, state, reflector, policy(settings), screener=screener)
     return Consumer(
         log,
         GROUP,

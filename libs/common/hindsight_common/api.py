@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue, Strict, Validation
 
 from hindsight_common.events.base import Identifier, UtcDatetime
 from hindsight_common.events.interactions import Role, ToolCall
+from hindsight_common.events.security import Source, Target
 
 
 class _Strict(BaseModel):
@@ -38,6 +39,9 @@ class InteractionIn(_Strict):
     external_id: str | None = Field(None, max_length=500)
     tool_calls: tuple[ToolCall, ...] = ()
     metadata: dict[str, JsonValue] = Field(default_factory=dict)
+    source: Source | None = Field(
+        None, description="Where the content came from; default: from the role (tool -> tool_output). "
+        "'third_party' marks someone else's words (a web page, an e-mail), screened harder.")
 
 
 class IngestRequest(_Strict):
@@ -63,9 +67,9 @@ BrowseType = Literal["episodic", "semantic", "summary"]
 INCLUDE_DESCRIPTION = (
     "Admin only: also return memories in these states (send Authorization: Bearer "
     "<HINDSIGHT_ADMIN_TOKEN>; 403 otherwise). Each item's type is its state. forgotten: "
-    "memories forgotten through the API, with their content. superseded, quarantined: "
-    "states that consolidation and screening will record; no memory has them yet, so "
-    "asking for them adds nothing today."
+    "memories forgotten through the API, with their content. quarantined: turns and "
+    "memories screening held back as suspected injections, with their reasons. superseded: "
+    "a state consolidation will record; no memory has it yet."
 )
 
 
@@ -107,6 +111,13 @@ class Provenance(_Strict):
     external_ids: list[str]
 
 
+class QuarantineOut(_Strict):
+    """Why screening held an item back (only on items of type "quarantined")."""
+
+    reasons: list[str]
+    score: float | None = None
+
+
 class RecallItemOut(_Strict):
     id: str
     type: str
@@ -126,6 +137,7 @@ class RecallItemOut(_Strict):
     provenance: Provenance
     context_for: str | None = Field(None, description="Set on a neighbouring turn added for context.")
     explain: dict[str, Any] | None = None
+    quarantine: QuarantineOut | None = Field(None, description="Quarantined items (admin include): why.")
 
 
 class RecallOut(_Strict):
@@ -165,6 +177,15 @@ class SessionContextOut(_Strict):
     omitted_turns: bool = Field(description="True when older turns did not fit.")
 
 
+class ReleaseIn(_Strict):
+    tenant: Identifier | None = None
+    user: Identifier
+    reason: str = Field("", max_length=500)
+    target: Target | None = Field(
+        None, description="interaction or memory; default: a memory id (reflect's, version-5 UUIDs) "
+        "is a memory, any other id an interaction.")
+
+
 class ForgetIn(_Strict):
     tenant: Identifier | None = None
     user: Identifier
@@ -194,6 +215,7 @@ class MemoryOut(_Strict):
     user: str
     occurred_at: datetime
     provenance: Provenance
+    quarantine: QuarantineOut | None = Field(None, description="Quarantined items (admin include): why.")
 
 
 class MemoryListOut(_Strict):

@@ -18,6 +18,8 @@ from hindsight_common.events import (
     InteractionRecorded,
     MemoryExtracted,
     MemoryForgotten,
+    MemoryQuarantined,
+    MemoryReleased,
     SessionSummarized,
 )
 from hindsight_common.ports.log import LogRecord
@@ -35,6 +37,8 @@ def document_from_record(record: LogRecord) -> Document | None:
         return _from_summary(event, record.stream, record.offset)
     if isinstance(event, MemoryForgotten):
         return _tombstone(event, record.stream, record.offset)
+    if isinstance(event, MemoryQuarantined | MemoryReleased):
+        return _held(event, record.stream, record.offset)
     return None
 
 
@@ -46,7 +50,8 @@ async def documents_of(records: Sequence[LogRecord], lookup: Lookup) -> list[tup
     """Each record with the document it projects to, in order (records that project to
     nothing left out), for a projection that holds documents ``lookup`` can find.
 
-    A ``MemoryForgotten`` becomes the forgotten memory's own document re-typed
+    A ``MemoryQuarantined`` or ``MemoryReleased`` re-types its target the same way (see
+    :func:`screened`). A ``MemoryForgotten`` becomes the forgotten memory's own document re-typed
     "forgotten", content kept (so an admin can still see what was forgotten; recall's
     and browsing's default types exclude it), at the forget event's log position. The
     memory's document comes from an earlier record of the batch (a replay can carry the
@@ -57,9 +62,9 @@ async def documents_of(records: Sequence[LogRecord], lookup: Lookup) -> list[tup
     """
     pairs = [(r, d) for r in records if (d := document_from_record(r)) is not None]
     wanted: dict[str, list[str]] = {}
-    for r, _ in pairs:
-        if isinstance(r.event, MemoryForgotten):
-            wanted.setdefault(r.event.tenant, []).append(str(r.event.memory_id))
+    for r, d in pairs:
+        if isinstance(r.event, MemoryForgotten | MemoryQuarantined | MemoryReleased):
+            wanted.setdefault(d.tenant, []).append(d.id)
     if not wanted:
         return pairs
     known: dict[tuple[str, str], Document] = {}
@@ -67,13 +72,59 @@ async def documents_of(records: Sequence[LogRecord], lookup: Lookup) -> list[tup
         known.update(((d.tenant, d.id), d) for d in await lookup(tenant, ids))
     out: list[tuple[LogRecord, Document]] = []
     for r, d in pairs:
+        memory = known.get((d.tenant, d.id))
         if isinstance(r.event, MemoryForgotten):
-            memory = known.get((d.tenant, d.id))
             if memory is not None and memory.content:
                 d = replace(memory, type="forgotten", stream=d.stream, offset=d.offset)
+        elif isinstance(r.event, MemoryQuarantined | MemoryReleased):
+            held = screened(r.event, memory, d)
+            if held is None:
+                continue
+            d = held
         known[(d.tenant, d.id)] = d  # later records of the batch see this one
         out.append((r, d))
     return out
+
+
+def screened(
+    event: MemoryQuarantined | MemoryReleased, target: Document | None, placeholder: Document
+) -> Document | None:
+    """The document of ``target`` after a quarantine or a release, at the event's log
+    position; None when nothing changes (a release of what is not quarantined).
+
+    A quarantine re-types the target "quarantined" (content kept, reasons and score
+    added), so every projection's type filter hides it as it hides forgotten memories; an
+    unknown target gets the empty placeholder. A release gives back the type the target
+    had (a memory's "semantic", a turn's "episodic", a summary's "summary"). A forgotten
+    target stays forgotten either way."""
+    if target is not None and target.type == "forgotten":
+        return None
+    if isinstance(event, MemoryQuarantined):
+        if target is None or not target.content:
+            return placeholder
+        return replace(target, type="quarantined", quarantine_reasons=event.reasons,
+                       quarantine_score=event.score, stream=placeholder.stream, offset=placeholder.offset)
+    if target is None or target.type != "quarantined" or not target.content:
+        return None
+    return replace(target, type=served_type(target), quarantine_reasons=(), quarantine_score=None,
+                   stream=placeholder.stream, offset=placeholder.offset)
+
+
+def served_type(doc: Document) -> str:
+    """The type a document is served with, from what it is (its role): what a release
+    restores."""
+    return {"memory": "semantic", "summary": "summary"}.get(doc.role, "episodic")
+
+
+def last_states(pairs: Sequence[tuple[LogRecord, Document]]) -> list[Document]:
+    """Each document of ``pairs`` once, in its last state, in the order of those last
+    states: a turn quarantined in the same batch reaches an index (and its neighbours'
+    context) only as quarantined."""
+    last: dict[tuple[str, str], Document] = {}
+    for _, d in pairs:
+        last.pop((d.tenant, d.id), None)
+        last[(d.tenant, d.id)] = d
+    return list(last.values())
 
 
 def _tombstone(e: MemoryForgotten, stream: str, offset: int) -> Document:
@@ -92,6 +143,17 @@ def _tombstone(e: MemoryForgotten, stream: str, offset: int) -> Document:
         occurred_at=e.occurred_at,
         stream=stream,
         offset=offset,
+    )
+
+
+def _held(e: MemoryQuarantined | MemoryReleased, stream: str, offset: int) -> Document:
+    # A placeholder keyed by the target; documents_of puts the target's own document in.
+    return Document(
+        id=str(e.target_id), tenant=e.tenant, user=e.user, session=getattr(e, "session", None) or "",
+        type="quarantined", speaker="", role="memory" if e.target == "memory" else "", content="",
+        occurred_at=e.occurred_at, stream=stream, offset=offset,
+        quarantine_reasons=e.reasons if isinstance(e, MemoryQuarantined) else (),
+        quarantine_score=e.score if isinstance(e, MemoryQuarantined) else None,
     )
 
 
@@ -212,6 +274,8 @@ def to_payload(doc: Document) -> dict[str, Any]:
         "confidence": doc.confidence,
         "tags": list(doc.tags),
         "context": doc.context,
+        "quarantine_reasons": list(doc.quarantine_reasons),
+        "quarantine_score": doc.quarantine_score,
     }
 
 
@@ -242,4 +306,6 @@ def from_payload(p: dict[str, Any]) -> Document:
         confidence=None if p.get("confidence") is None else float(p["confidence"]),
         tags=tuple(str(t) for t in p.get("tags", ())),
         context=str(p.get("context") or ""),
+        quarantine_reasons=tuple(str(r) for r in p.get("quarantine_reasons") or ()),
+        quarantine_score=None if p.get("quarantine_score") is None else float(p["quarantine_score"]),
     )

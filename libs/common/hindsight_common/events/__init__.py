@@ -12,6 +12,7 @@ from hindsight_common.events.memories import (
     ReflectorInfo,
     SessionSummarized,
 )
+from hindsight_common.events.security import MemoryQuarantined, MemoryReleased, Source
 from hindsight_common.events.registry import (
     EVENT_TYPES,
     parse_event,
@@ -29,12 +30,15 @@ __all__ = [
     "MemoryExtracted",
     "MemoryForgotten",
     "MemoryKind",
+    "MemoryQuarantined",
+    "MemoryReleased",
     "MemoryReinforced",
     "ReflectionRequested",
     "ReflectorInfo",
     "SessionSummarized",
     "Role",
     "SessionClosed",
+    "Source",
     "ToolCall",
     "parse_event",
     "register_event_type",

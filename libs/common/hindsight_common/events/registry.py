@@ -24,6 +24,7 @@ from hindsight_common.events.memories import (
     ReflectionRequested,
     SessionSummarized,
 )
+from hindsight_common.events.security import MemoryQuarantined, MemoryReleased
 
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -36,6 +37,8 @@ EVENT_TYPES: dict[str, type[Event]] = {
     "MemoryAccessed": MemoryAccessed,
     "SessionSummarized": SessionSummarized,
     "ReflectionRequested": ReflectionRequested,
+    "MemoryQuarantined": MemoryQuarantined,
+    "MemoryReleased": MemoryReleased,
 }
 
 _UPCASTERS: dict[tuple[str, int], Upcaster] = {}

@@ -48,6 +48,10 @@ class Document:
     # session, itself included), searched by recall's ``bm25_context`` path. Empty
     # elsewhere; see ``context_windows``.
     context: str = ""
+    # Quarantined documents only (type "quarantined"): why screening held it back, and
+    # its score (see ``security.screening``); shown to an admin who includes them.
+    quarantine_reasons: tuple[str, ...] = ()
+    quarantine_score: float | None = None
 
     @property
     def search_text(self) -> str:
