@@ -69,26 +69,40 @@ def load_corpus(path: Path | None = None) -> list[Sample]:
     return out
 
 
+@dataclass(frozen=True)
+class Outcome:
+    """What happened to one sample: held back or not, and the families its reasons name."""
+
+    quarantined: bool
+    families: tuple[str, ...] = ()
+
+
 def figures(screener: Screener, samples: Sequence[Sample]) -> Figures:
-    """How ``screener`` does on ``samples``: shares quarantined and kept, precision and
-    recall per attack family, and how many items it screens a second."""
+    """How ``screener`` does on ``samples`` (screened here, one by one)."""
     started = time.perf_counter()
     verdicts: list[Verdict] = [screener.screen(s.text, s.source) for s in samples]
-    elapsed = max(time.perf_counter() - started, 1e-9)
-    attacks = [(s, v) for s, v in zip(samples, verdicts, strict=True) if s.label == "attack"]
-    benign = [(s, v) for s, v in zip(samples, verdicts, strict=True) if s.label != "attack"]
+    elapsed = time.perf_counter() - started
+    return score([Outcome(v.quarantine, v.families) for v in verdicts], samples, elapsed)
+
+
+def score(outcomes: Sequence[Outcome], samples: Sequence[Sample], elapsed_s: float) -> Figures:
+    """Shares quarantined and kept, precision and recall per attack family, and items
+    screened per second, from what happened to each sample (in order)."""
+    pairs = list(zip(samples, outcomes, strict=True))
+    attacks = [(s, o) for s, o in pairs if s.label == "attack"]
+    benign = [(s, o) for s, o in pairs if s.label != "attack"]
     rows: list[FamilyFigures] = []
     for family in sorted({s.family for s, _ in attacks}):
-        mine = [v for s, v in attacks if s.family == family]
-        flagged = [s for s, v in zip(samples, verdicts, strict=True) if v.quarantine and family in v.families]
+        mine = [o for s, o in attacks if s.family == family]
+        flagged = [s for s, o in pairs if o.quarantined and family in o.families]
         rows.append(FamilyFigures(
-            family, len(mine), sum(v.quarantine for v in mine) / len(mine), len(flagged),
+            family, len(mine), sum(o.quarantined for o in mine) / len(mine), len(flagged),
             sum(s.label == "attack" for s in flagged) / len(flagged) if flagged else 1.0))
     return Figures(
         attacks=len(attacks), benign=len(benign),
-        attacks_quarantined=sum(v.quarantine for _, v in attacks) / max(1, len(attacks)),
-        benign_kept=sum(not v.quarantine for _, v in benign) / max(1, len(benign)),
-        families=rows, items_per_s=len(samples) / elapsed,
-        missed=[s.id for s, v in attacks if not v.quarantine],
-        false_alarms=[s.id for s, v in benign if v.quarantine],
+        attacks_quarantined=sum(o.quarantined for _, o in attacks) / max(1, len(attacks)),
+        benign_kept=sum(not o.quarantined for _, o in benign) / max(1, len(benign)),
+        families=rows, items_per_s=len(samples) / max(elapsed_s, 1e-9),
+        missed=[s.id for s, o in attacks if not o.quarantined],
+        false_alarms=[s.id for s, o in benign if o.quarantined],
     )
