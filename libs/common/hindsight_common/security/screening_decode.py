@@ -27,6 +27,8 @@ _HIDING_STYLE = re.compile(
     r"height\s*:\s*0|width\s*:\s*0)[^\"']*[\"'][^>]*>(.*?)(?:</\1>|$)",
     re.I | re.S,
 )
+_HIDING_FONT = re.compile(
+    r"<(font)[^>]*color\s*=\s*[\"']?(?:white|#fff\b|#ffffff)[^>]*>(.*?)(?:</font>|$)", re.I | re.S)
 _HIDDEN_ATTR = re.compile(r"<(\w+)[^>]*\s(?:hidden|aria-hidden\s*=\s*[\"']true[\"'])[^>]*>(.*?)(?:</\1>|$)", re.I | re.S)
 _TAG = re.compile(r"<[^>]{1,200}>")
 _BASE64 = re.compile(r"(?<![\w+/-])[A-Za-z0-9+/_-]{16,}={0,2}")
@@ -60,7 +62,7 @@ def invisible_count(text: str) -> int:
 def hidden_layers(text: str) -> list[Layer]:
     """Text a human reader would not see: HTML comments and invisibly styled elements."""
     out = [Layer("comment", m.group(1)) for m in _COMMENT.finditer(text)][:MAX_CANDIDATES]
-    for pattern in (_HIDING_STYLE, _HIDDEN_ATTR):
+    for pattern in (_HIDING_STYLE, _HIDING_FONT, _HIDDEN_ATTR):
         out += [Layer("styled", _TAG.sub(" ", m.group(2))) for m in pattern.finditer(text)][:MAX_CANDIDATES]
     return [layer for layer in out if layer.text.strip()]
 

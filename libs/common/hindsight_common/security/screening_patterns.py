@@ -40,19 +40,21 @@ _DROP = (r"(?:ignore|disregard|forget|overlook|skip|discard|abandon|bypass|overr
          r"set aside|put aside|throw out|stop following|stop obeying|don'?t follow|do not follow|"
          r"no longer follow|cancel|nullify|void|erase|delete|drop)")
 _EARLIER = (r"(?:previous|prior|earlier|above|preceding|foregoing|original|initial|existing|old|"
-            r"former|current|system|safety|default|given|standing|base)")
+            r"former|current|system|safety|default|given|standing|base|privacy|security|content|usual|normal|"
+            r"standard|ethical|moderation|built-in|core)")
 _RULES = (r"(?:instructions?|rules?|directives?|guidelines?|guardrails?|prompts?|programming|"
           r"constraints?|polic(?:y|ies)|orders|commands?|restrictions?|filters?|training|"
-          r"configuration|guidance|safeguards?|limitations?|principles)")
-_AGENT = r"(?:ai|a\.i\.|llm|large language model|language model|chat ?bot|assistant|ai assistant|agent|ai agent|bot|gpt|model)"
+          r"configuration|guidance|safeguards?|limitations?|principles|limits|boundaries)")
+_AGENT = (r"(?:ai|a\.i\.|llm|large language model|language model|chat ?bot|assistant|ai assistant|agent|ai agent|"
+          r"ai system|ai model|bot|gpt|model)")
 _ROLE = (r"(?:developer|creator|maker|programmer|owner|administrator|admin|operator|supervisor|"
          r"master|trainer|designer|engineer|boss|manager|provider)")
 _SAY = (r"(?:answer|respond|reply|say|tell|recommend|mention|suggest|include|reveal|disclose|output|"
         r"print|claim|state|describe|refer|praise|promote|insist|remind|add|end|start|begin|use|"
-        r"write|speak|talk|rate|advise|direct|send|warn|agree|deny|refuse|call|address|agree|"
+        r"write|speak|talk|rate|advise|direct|send|warn|agree|deny|refuse|call|address|steer|nudge|guide|"
         r"report|link|push|favou?r|prioriti[sz]e|discourage|criticise|criticize|respond)")
 _PERSIST = (r"(?:from now on|from this point(?: on| forward| onwards?)?|from here on(?: out)?|henceforth|"
-            r"hereafter|going forward|for all future \w+|in (?:all )?future (?:conversations|chats|"
+            r"hereafter|going forward|for (?:all|every|each|any) future \w+|in (?:all )?future (?:conversations|chats|"
             r"sessions|answers|replies|responses)|for the rest of (?:this|the) (?:conversation|chat|"
             r"session)|permanently|forever|for good)")
 _WHO = (r"(?P<who>the user|a user|users|the customer|a customer|customers|the human|the person|"
@@ -65,7 +67,9 @@ _DATA = (r"(?:conversations?|chats?|chat logs?|transcripts?|histor(?:y|ies)|mess
          r"memory store|passwords?|credentials?|api keys?|tokens?|secrets?|personal (?:details|data|"
          r"information|info)|(?:the )?user'?s \w+|all (?:the |of the )?(?:data|information|messages|"
          r"files|details|notes)|everything (?:you know|you have|stored|saved)|system prompt|"
-         r"contents|session|card numbers?|contacts|private \w+|saved \w+|stored \w+)")
+         r"contents|session|card numbers?|contacts|private \w+|saved \w+|stored \w+|everything (?:you|that you) "
+         r"(?:remember|have learned|learned|know about|recall)|their (?:files|data|documents|messages|contacts|"
+         r"photos|history|details|credentials|passwords))")
 _GIVEN = (r"(?:you(?:'ve| have)? (?:were |been )?(?:given|received|told|got|configured with|programmed with|"
           r"trained (?:with|on)|set up with|instructed with)|given to you)")
 _DEST = r"(?:(?:https?|ftp)://\S+|[\w.+-]+@[\w-]+\.[\w.-]+|webhook|pastebin|discord|telegram)"
@@ -85,15 +89,20 @@ RULES: tuple[Rule, ...] = (
           r"you know|said (?:above|before))"),
     _rule("override", "declares earlier instructions void", 0.85,
           rf"\b(?:{_EARLIER}\W+(?:{_W}\W+)?{_RULES}|{_RULES}\W+(?:{_W}\W+){{0,2}}?(?:{_GIVEN}|above|before "
-          rf"this|so far|until now)|your\W+(?:{_W}\W+)?{_RULES})\W+(?:{_W}\W+){{0,3}}?(?:(?:are|is|were|was|"
-          r"have been)\W+(?:now\W+|just\W+|only\W+)?(?:void|cancel+ed|revoked|obsolete|invalid|no longer "
+          rf"this|so far|until now)|your\W+(?:{_W}\W+)?{_RULES})\W+(?:{_W}\W+){{0,3}}?(?:(?:(?:are|is|were|was|"
+          r"have been|has been)\W+)?(?:now\W+|just\W+|only\W+|hereby\W+)?(?:void|cancel+ed|revoked|obsolete|invalid|no longer "
           r"valid|overridden|replaced|suspended|lifted|a test|fake|not real|a joke|outdated|expired)|"
           r"(?:don'?t|do not|no longer|doesn'?t|does not)\W+(?:exist|apply|matter|count|bind you))"),
     _rule("override", "asks to drop rules from earlier context", 0.85,
           rf"\b{_DROP}\W+(?:{_W}\W+){{0,3}}?{_RULES}\W+(?:{_W}\W+){{0,3}}?(?:your|previous|prior|earlier|"
           r"above|original|system|initial)\b"),
+    _rule("override", "orders it to follow only this text", 0.6,
+          r"\b(?:follow|obey|heed|execute|comply with)\s+only\s+(?:this|these|the text|the following|the "
+          r"instructions|what|my)\b|\b(?:follow|obey)\s+(?:only\s+)?the\s+(?:text|steps|instructions)\s+"
+          r"(?:below|that follow|in this (?:page|document|message|email))"),
     _rule("override", "asks to act as if it had no rules", 0.8,
-          rf"\b(?:pretend|imagine|act as if|behave as if|assume)\W+(?:that\W+)?(?:{_W}\W+){{0,3}}?(?:your|the|"
+          rf"\byou (?:were|have been|had been|'ve been)?\s*never (?:been )?given (?:any )?{_RULES}|"
+          rf"\b(?:pretend|imagine|act as if|act as though|behave as if|behave as though|as though|assume)\W+(?:that\W+)?(?:{_W}\W+){{0,3}}?(?:your|the|"
           rf"any|all)\W+(?:{_W}\W+)?{_RULES}|\byou (?:have|had) no (?:{_W}\W+)?{_RULES}"),
     _rule("override", "announces new instructions", 0.5,
           r"\b(?:new|updated|real|actual|revised|true|secret|hidden)\s+(?:task|instructions?|rules?|"
@@ -130,10 +139,22 @@ RULES: tuple[Rule, ...] = (
           r"<\|[a-z_]{2,20}\|>|\[/?INST\]|<</?SYS>>|<\|?(?:im_start|im_end|endoftext)\|?>|"
           r"<(?:/?system|/?assistant)>"),
     _rule("authority", "a system or developer role line", 0.5,
-          r"(?:^|\n|[.!?]\s+|>\s*)\s*(?:SYSTEM|ADMIN|DEVELOPER|ROOT|SYSTEM PROMPT|SYSTEM MESSAGE|"
+          r"(?:^|\n|[.!?]\s+|>\s*|\[|\()\s*(?:SYSTEM|ADMIN|DEVELOPER|ROOT|SYSTEM PROMPT|SYSTEM MESSAGE|"
           r"SYSTEM NOTE|SYSTEM OVERRIDE)\s*[:\]>]", 0),
     _rule("authority", "a system role line", 0.35,
           r"(?:^|\n|[.!?]\s+|>\s*)\s*(?:system|developer|admin|root|system prompt|system message)\s*:"),
+    _rule("authority", "declares an override", 0.5,
+          r"\b(?:priority|admin|administrator|emergency|security|system|developer|operator|root|master)\s+"
+          r"override\b|\boverride (?:code|mode|command|authori[sz]ation)\b"),
+    _rule("authority", "claims to be an administrator or insider", 0.5,
+          r"\b(?:admin|administrator|developer|operator|sysadmin|root|moderator|your owner)\s+here\b|"
+          r"\bi (?:work|am|'m) (?:at|for|with|from) (?:openai|anthropic|google deepmind|the (?:ai|model) "
+          r"(?:team|company|vendor))\b|\bmy (?:security )?clearance\b"),
+    _rule("authority", "claims the agent's makers allowed it", 0.6,
+          r"\b(?:your|the assistant'?s|the model'?s)\s+(?:developers?|creators?|operators?|owners?|admins?|"
+          r"administrators?|makers?|providers?)\s+(?:have|has|had)\s+(?:already\s+)?(?:authori[sz]ed|approved|"
+          r"allowed|permitted|cleared|sanctioned)|\b(?:i am|i'm|we are|we're)\s+(?:fully\s+)?(?:authori[sz]ed|"
+          r"cleared|permitted)\s+to\s+(?:change|modify|override|disable|unlock|reconfigure)"),
     _rule("authority", "a fake conversation transcript", 0.6,
           r"(?:^|\n)\s*(?:assistant|user|human|ai|system)\s*:[^\n]*\n\s*(?:assistant|user|human|ai|"
           r"system)\s*:"),
@@ -150,9 +171,16 @@ RULES: tuple[Rule, ...] = (
           r"guardrails|censorship|safeguards)\b"),
     # directive: standing orders about how the agent behaves
     _rule("directive", "a standing order from now on", 0.6,
-          rf"\b{_PERSIST}\W+(?:\w+\W+)?(?:you|your|always|never|only|{_SAY})\b"),
+          rf"\b{_PERSIST}\W+(?:[\w'’]+\W+){{0,3}}?(?:you|your|always|never|only|{_SAY})\b"),
+    _rule("directive", "sets what every answer must say", 0.55,
+          r"\b(?:every|each|all|any)\s+(?:\w+\s+)?(?:answer|reply|replies|response|summary|summaries|message|"
+          r"recommendation|output)s?\s+(?:(?:you|that you)\s+(?:write|give|produce|send|make|generate)\s+)?"
+          r"(?:must|should|shall|has to|have to|needs? to|will)\b"),
+    _rule("directive", "lays down a rule for the agent", 0.4,
+          r"\b(?:make it a rule|make a rule|adopt (?:a|the|this) rule|new rule|standing rule|a permanent rule|"
+          r"a hard rule)\b"),
     _rule("directive", "an always/never order about answers", 0.5,
-          rf"(?:^|[.!?;:\n]\s*|\b(?:please|and|also|you (?:must|should|shall|will|need to|have to)|"
+          rf"(?:^|[.!?;:\n]\s*|\b(?:please|and|also|to|you (?:must|should|shall|will|need to|have to)|"
           rf"make sure (?:you|to)|be sure to|remember to)\s+)(?:always|never|only|do not ever|don'?t ever)"
           rf"\s+{_SAY}\w*\b"),
     _rule("directive", "orders the agent's future behaviour", 0.55,
@@ -161,7 +189,7 @@ RULES: tuple[Rule, ...] = (
     _rule("directive", "an always/never order about the agent's audience", 0.5,
           r"\b(?:always|never|only)\b[^.!?\n]{0,80}\b(?:the user|users|anyone|everyone|everybody|"
           r"every (?:question|answer|reply|response|message|conversation|time)|your (?:answers|replies|"
-          r"responses|summar\w+)|the conversation|customers|visitors|readers|others|other users|other people|"
+          r"responses|summar\w+)|the conversation|customers|visitors|readers|others|other users|other people|people|"
           r"everyone else)\b"),
     _rule("directive", "tells the agent what it must do", 0.6,
           rf"\b(?:the |this |any |all )?{_AGENT}s?\s+(?:must|should|shall|will now|is to|has to|needs to|"
@@ -171,7 +199,7 @@ RULES: tuple[Rule, ...] = (
           r"answer)\s+(?:to )?(?:every|each|all|any)\s+(?:question|message|request|prompt)s?\s+with\b"),
     _rule("directive", "asks to plant a lasting memory or rule", 0.5,
           r"\b(?:save|store|remember|keep|add|record|memori[sz]e|commit|write)\s+(?:this|that|the following|"
-          r"it)\s+(?:\w+\s+){0,3}?(?:as|in|to|into)\s+(?:an?\s+|your\s+)?(?:\w+\s+)?(?:memory|memories|"
+          r"it)\s+(?:\w+\s+){0,3}?(?:as|in|to|into)\s+(?:an?\s+|your\s+)?(?:[\w-]+\s+)?(?:memory|memories|"
           r"rule|instruction|directive|policy|belief|core value|system prompt)"),
     _rule("directive", "asks to tamper with stored memories", 0.5,
           r"\b(?:delete|erase|wipe|remove|overwrite|modify|alter|corrupt|replace)\s+(?:all\s+)?(?:of\s+)?"
@@ -210,7 +238,8 @@ META = re.compile(
     r"\b(?:attack(?:er|ers|s)?|injections?|jailbreak\w*|phishing|malicious|security|red team\w*|"
     r"examples?|e\.g\.|such as|like when|phrases?|strings?|filters?|detect\w*|classif\w*|training|"
     r"paper|article|researchers?|a common|warn\w*|scam\w*|suspicious|spam|"
-    r"pattern\w*|test cases?|fraud\w*|hack\w*|exploit\w*)\b",
+    r"pattern\w*|test cases?|fraud\w*|hack\w*|exploit\w*|prompts?|tested|testing|workshop|demo\w*|"
+    r"lecture|course|slides|blog|tweet|scam\w*)\b",
     re.I,
 )
 QUOTED = re.compile(r"\"[^\"\n]{3,400}\"|“[^”\n]{3,400}”|(?<!\w)'[^'\n]{3,400}'(?!\w)|«[^»\n]{3,400}»")
@@ -224,6 +253,9 @@ AGENT_ADDRESS = re.compile(
     r"gpt|machine)\b|"
     rf"\b(?:note|message|instructions?|attention|memo|notice|hint|a word)\s*(?:to|for|,|:)?\s+(?:the\s+|any\s+|"
     rf"all\s+)?(?:ai\s+|automated\s+)?{_AGENT}s?\b|"
+    rf"\b(?:this|the following|the next)\s+(?:text|message|note|section|part|content|page|paragraph|line)s?\s+"
+    rf"(?:is|are)\s+(?:only\s+)?(?:for|to|meant for|intended for|addressed to|written for)\s+(?:the\s+|any\s+|all\s+)?"
+    rf"{_AGENT}s?\b|\bfor (?:ai|llm|language model|assistant|agent|bot|gpt)s?(?: models?| systems?)? only\b|"
     rf"(?:^|[\s>(\[\-])(?:dear\s+|hey\s+|hello\s+)?(?:ai|assistant|ai assistant|ai agent|agent|llm|model|"
     r"chat ?bot|gpt)\s*[:,]\s+(?:please\s+)?(?:summari[sz]e|describe|mark|classify|label|treat|ignore|forget|disregard|tell|say|send|forward|copy|recommend|"
     r"reveal|always|never|do|don'?t|you|from|respond|reply|rate|remember|store|delete|insist|output)\b",
