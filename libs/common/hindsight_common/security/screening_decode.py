@@ -36,6 +36,12 @@ _HEX = re.compile(r"(?<![0-9A-Za-z])(?:[0-9a-fA-F]{2}[\s:]?){12,}")
 _URL_ESCAPES = re.compile(r"(?:%[0-9a-fA-F]{2}.*){4,}", re.S)
 _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"})
 _LEET_WORD = re.compile(r"\b(?=\w*[a-z])(?=\w*[013457@$])[\w@$]{3,}\b", re.I)
+_WORD = re.compile(r"[A-Za-z]+")
+#: Words so common in English that a run of words without any is not plain English
+#: (rot13 turns every one of them into something else: "the" -> "gur").
+_COMMON = frozenset(
+    "the a an and or to of in on at for is are was were be it this that you your i me my we our he she "
+    "they them with as by from not do have has will can all so if but what just about up out no yes".split())
 MAX_CANDIDATES = 4
 MAX_DECODED = 4000
 
@@ -116,7 +122,31 @@ def encoded_layers(text: str, readings: bool = True) -> list[Layer]:
         out.append(Layer("url", unquote(text)[:MAX_DECODED]))
     if not readings:
         return out
-    out.append(Layer("rot13", codecs.encode(text[:MAX_DECODED], "rot13")))
+    runs = _uncommon_runs(text[:MAX_DECODED])
+    if runs:
+        out.append(Layer("rot13", codecs.encode(" ... ".join(runs), "rot13")))
     if _LEET_WORD.search(text):
         out.append(Layer("leet", _LEET_WORD.sub(lambda m: m.group(0).translate(_LEET), text[:MAX_DECODED])))
     return out
+
+
+def _uncommon_runs(text: str, at_least: int = 3) -> list[str]:
+    """Stretches of ``at_least`` or more words none of which is a common English word:
+    where a rot13 payload would be (plain English has a common word every few words), so
+    only those are read as rot13."""
+    runs: list[str] = []
+    start: int | None = None
+    end = 0
+    count = 0
+    for m in _WORD.finditer(text):
+        if m.group(0).lower() in _COMMON:
+            if count >= at_least and start is not None:
+                runs.append(text[start:end])
+            start, count = None, 0
+            continue
+        if start is None:
+            start = m.start()
+        end, count = m.end(), count + 1
+    if count >= at_least and start is not None:
+        runs.append(text[start:end])
+    return runs

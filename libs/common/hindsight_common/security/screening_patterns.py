@@ -38,7 +38,8 @@ def _rule(family: Family, reason: str, weight: float, pattern: str, flags: int =
 _W = r"[\w'’-]+"  # one word
 _DROP = (r"(?:ignore|disregard|forget|overlook|skip|discard|abandon|bypass|override|overrule|"
          r"set aside|put aside|throw out|stop following|stop obeying|don'?t follow|do not follow|"
-         r"no longer follow|cancel|nullify|void|erase|delete|drop)")
+         r"no longer follow|cancel|nullify|void|erase|delete|drop|throw away|toss|scrap|ditch|wipe|clear|"
+         r"reset|remove|lose|get rid of|break|escape)")
 _EARLIER = (r"(?:previous|prior|earlier|above|preceding|foregoing|original|initial|existing|old|"
             r"former|current|system|safety|default|given|standing|base|privacy|security|content|usual|normal|"
             r"standard|ethical|moderation|built-in|core)")
@@ -54,7 +55,9 @@ _SAY = (r"(?:answer|respond|reply|say|tell|recommend|mention|suggest|include|rev
         r"write|speak|talk|rate|advise|direct|send|warn|agree|deny|refuse|call|address|steer|nudge|guide|"
         r"report|link|push|favou?r|prioriti[sz]e|discourage|criticise|criticize|respond)")
 _PERSIST = (r"(?:from now on|from this point(?: on| forward| onwards?)?|from here on(?: out)?|henceforth|"
-            r"hereafter|going forward|for (?:all|every|each|any) future \w+|in (?:all )?future (?:conversations|chats|"
+            r"hereafter|going forward|from this moment(?: on)?|as of now|starting (?:now|today)|from today|"
+            r"(?:in|for) (?:each|every|all|any) (?:of )?your (?:future|next|upcoming|subsequent) \w+|"
+            r"for (?:all|every|each|any) future \w+|in (?:all )?future (?:conversations|chats|"
             r"sessions|answers|replies|responses)|for the rest of (?:this|the) (?:conversation|chat|"
             r"session)|permanently|forever|for good)")
 _WHO = (r"(?P<who>the user|a user|users|the customer|a customer|customers|the human|the person|"
@@ -90,12 +93,25 @@ RULES: tuple[Rule, ...] = (
     _rule("override", "declares earlier instructions void", 0.85,
           rf"\b(?:{_EARLIER}\W+(?:{_W}\W+)?{_RULES}|{_RULES}\W+(?:{_W}\W+){{0,2}}?(?:{_GIVEN}|above|before "
           rf"this|so far|until now)|your\W+(?:{_W}\W+)?{_RULES})\W+(?:{_W}\W+){{0,3}}?(?:(?:(?:are|is|were|was|"
-          r"have been|has been)\W+)?(?:now\W+|just\W+|only\W+|hereby\W+)?(?:void|cancel+ed|revoked|obsolete|invalid|no longer "
-          r"valid|overridden|replaced|suspended|lifted|a test|fake|not real|a joke|outdated|expired)|"
+          r"have been|has been)\W+)?(?:now\W+|just\W+|only\W+|hereby\W+)?(?:void|null|cancel+ed|revoked|invalid|"
+          r"no longer valid|overridden|suspended|lifted|a test|fake|not real|a joke|rescinded|withdrawn|"
+          r"superseded by (?:this|these|the following))|"
           r"(?:don'?t|do not|no longer|doesn'?t|does not)\W+(?:exist|apply|matter|count|bind you))"),
     _rule("override", "asks to drop rules from earlier context", 0.85,
           rf"\b{_DROP}\W+(?:{_W}\W+){{0,3}}?{_RULES}\W+(?:{_W}\W+){{0,3}}?(?:your|previous|prior|earlier|"
           r"above|original|system|initial)\b"),
+    _rule("override", "says what it was told no longer counts", 0.75,
+          r"\b(?:whatever|everything|anything|all|what)\s+(?:that\s+)?(?:you were|you've been|you have been|you "
+          r"were ever|you got|you've got)\s+(?:told|instructed|given|taught|programmed|asked)\b[^.!?\n]{0,60}?"
+          r"\b(?:doesn'?t|does not|don'?t|no longer|is|are|isn'?t|won'?t)\s+(?:matter|count|apply|cancel+ed|void|"
+          r"valid|relevant|important|binding)|\b(?:everything|all|whatever)\s+(?:you were|you've been|you have "
+          r"been)\s+(?:told|instructed|given)\s+(?:before|earlier|so far|until now|previously)"),
+    _rule("override", "says it may ignore its rules", 0.7,
+          rf"\b(?:you are|you're|you will be|feel)\s+(?:now\s+)?(?:free|allowed|permitted|welcome|authori[sz]ed|"
+          rf"entitled)\s+to\s+(?:ignore|disregard|break|bypass|skip|forget|drop)\b"),
+    _rule("override", "asks it to reset itself", 0.4,
+          r"\b(?:reset|reboot|restart|reinitiali[sz]e)\s+(?:yourself|your (?:memory|context|mind|brain|state))|"
+          r"\bfactory (?:settings|reset|defaults)\b"),
     _rule("override", "orders it to follow only this text", 0.6,
           r"\b(?:follow|obey|heed|execute|comply with)\s+only\s+(?:this|these|the text|the following|the "
           r"instructions|what|my)\b|\b(?:follow|obey)\s+(?:only\s+)?the\s+(?:text|steps|instructions)\s+"
@@ -143,6 +159,16 @@ RULES: tuple[Rule, ...] = (
           r"SYSTEM NOTE|SYSTEM OVERRIDE)\s*[:\]>]", 0),
     _rule("authority", "a system role line", 0.35,
           r"(?:^|\n|[.!?]\s+|>\s*)\s*(?:system|developer|admin|root|system prompt|system message)\s*:"),
+    _rule("authority", "frames text as a system prompt", 0.7,
+          r"\b(?:begin|start|end|beginning)\s+(?:of\s+)?(?:the\s+)?(?:new\s+)?(?:system|developer|admin|hidden|"
+          r"real)\s+(?:prompt|message|instructions?)\b|[\"']role[\"']\s*:\s*[\"'](?:system|developer)[\"']"),
+    _rule("authority", "claims to have made the agent", 0.75,
+          r"\bthe\s+(?:person|one|team|company|people|guy|engineer|lab)\s+(?:who|that)\s+(?:built|made|created|"
+          r"trained|programmed|designed|deployed|owns|runs|controls|coded)\s+you\b"),
+    _rule("authority", "claims special privileges", 0.45,
+          r"\b(?:elevated|admin|administrator|root|special|unrestricted|superuser|god)\s+(?:privileges|access|"
+          r"permissions|rights|clearance)\b|\bcomply\s+(?:fully|immediately|without question|at once)\b|"
+          r"\bfull compliance\b"),
     _rule("authority", "declares an override", 0.5,
           r"\b(?:priority|admin|administrator|emergency|security|system|developer|operator|root|master)\s+"
           r"override\b|\boverride (?:code|mode|command|authori[sz]ation)\b"),
@@ -176,21 +202,29 @@ RULES: tuple[Rule, ...] = (
           r"\b(?:every|each|all|any)\s+(?:\w+\s+)?(?:answer|reply|replies|response|summary|summaries|message|"
           r"recommendation|output)s?\s+(?:(?:you|that you)\s+(?:write|give|produce|send|make|generate)\s+)?"
           r"(?:must|should|shall|has to|have to|needs? to|will)\b"),
+    _rule("directive", "tells it what it is required to do", 0.5,
+          r"\b(?:you are|you're)\s+(?:now\s+|hereby\s+)?(?:required|obliged|obligated|instructed|ordered|"
+          r"commanded|expected|supposed|programmed|configured)\s+(?:from \w+ \w+\s+)?to\b"),
+    _rule("directive", "restricts what it recommends", 0.45,
+          r"\b(?:recommend|suggest|promote|mention|link to|endorse)\s+(?:only|exclusively)\b|\bonly\s+"
+          r"(?:recommend|suggest|promote|endorse|link to)\b|\band nothing else\b"),
     _rule("directive", "lays down a rule for the agent", 0.4,
           r"\b(?:make it a rule|make a rule|adopt (?:a|the|this) rule|new rule|standing rule|a permanent rule|"
           r"a hard rule)\b"),
     _rule("directive", "an always/never order about answers", 0.5,
-          rf"(?:^|[.!?;:\n]\s*|\b(?:please|and|also|to|you (?:must|should|shall|will|need to|have to)|"
+          rf"(?:^|[.!?;:\n]\s*|\b(?:please|(?:rule|sure|important|remember|need|have) to|you (?:must|should|"
+          rf"shall|will|need to|have to)|"
           rf"make sure (?:you|to)|be sure to|remember to)\s+)(?:always|never|only|do not ever|don'?t ever)"
           rf"\s+{_SAY}\w*\b"),
     _rule("directive", "orders the agent's future behaviour", 0.55,
           r"\byou (?:must|should|shall|will|need to|have to|are required to|are to)\s+(?:now\s+)?"
           r"(?:always|never|only|from now on|no longer)\b"),
     _rule("directive", "an always/never order about the agent's audience", 0.5,
-          r"\b(?:always|never|only)\b[^.!?\n]{0,80}\b(?:the user|users|anyone|everyone|everybody|"
-          r"every (?:question|answer|reply|response|message|conversation|time)|your (?:answers|replies|"
-          r"responses|summar\w+)|the conversation|customers|visitors|readers|others|other users|other people|people|"
-          r"everyone else)\b"),
+          rf"\b(?:always|never|only)\s+(?:\w+\s+){{0,2}}?{_SAY}\w*\b[^.!?\n]{{0,80}}\b(?:the user|users|anyone|"
+          r"everyone|everybody|customers|visitors|readers|others|other users|other people|people|everyone "
+          r"else)\b|\b(?:always|never|only)\b[^.!?\n]{0,80}\b(?:the user|users|customers|every (?:question|"
+          r"answer|reply|response|message|conversation)|your (?:answers|replies|responses|summar\w+)|the "
+          r"conversation)\b"),
     _rule("directive", "tells the agent what it must do", 0.6,
           rf"\b(?:the |this |any |all )?{_AGENT}s?\s+(?:must|should|shall|will now|is to|has to|needs to|"
           r"is required to|may not|must not)\b"),
@@ -212,6 +246,17 @@ RULES: tuple[Rule, ...] = (
           rf"will)\s+)?(?:always\s+)?(?:tell|say|respond|reply|answer|recommend|claim|direct|send|redirect|"
           rf"inform|insist|suggest|point|push|ask|warn|state|assure|convince|lie|give|provide|link|mention|"
           rf"deny|refuse|steer)\b"),
+    # The same sign as above, worded as a clause and a comma: one reason, so the two never add up.
+    _rule("conditional", "a trigger that scripts a later answer", 0.55,
+          r"\b(?:when|whenever|if|once|next time|any ?time|every time|each time|should|whatever|no matter what)\b"
+          r"[^.!?\n]{0,100}?\b(?:the user|users|anyone|anybody|someone|somebody|people|customers?|the topic|asked|"
+          r"comes up|come up|is mentioned|are mentioned|is raised|they)\b[^.!?\n]{0,60}?,\s*(?:then\s+)?(?:please\s+)?"
+          r"(?:always\s+)?(?:tell|say|respond|reply|answer|recommend|claim|direct|send|redirect|insist|suggest|push|"
+          r"warn|state|assure|book|buy|order|click|visit|open|forward|share|deny|refuse|mention|link|steer|"
+          r"the (?:correct|right|only|official|proper) (?:answer|response|reply))\b"),
+    _rule("conditional", "a scripted answer", 0.4,
+          r"\b(?:respond|reply|answer)\s+by\s+(?:saying|telling|claiming|stating)\b|\bthe\s+(?:correct|right|"
+          r"only|official|proper)\s+(?:answer|response|reply)\s+is\b"),
     _rule("conditional", "a trigger on secrets", 0.5,
           rf"\b(?:when|whenever|if|once|any ?time|every time)\b[^.!?\n]{{0,60}}\b{_SECRET}\b[^.!?\n]{{0,60}}"
           r"\b(?:ask|tell|have|get|make|request|prompt|send|save|store|note|repeat)\b"),
@@ -222,8 +267,15 @@ RULES: tuple[Rule, ...] = (
     # exfiltration: move data out
     _rule("exfiltration", "asks to send data to an outside address", 0.8,
           rf"\b(?:send|forward|post|upload|e-?mail|mail|transmit|leak|exfiltrate|copy|share|submit|dump|"
-          rf"export|relay|sync|deliver|push|paste|beam|pipe|include|collect|gather|harvest|extract|grab)\b[^.!?\n]{{0,80}}?\b{_DATA}\b"
-          rf"[^.!?\n]{{0,80}}?{_DEST}"),
+          rf"export|relay|sync|deliver|push|paste|beam|pipe|include|collect|gather|harvest|extract|grab|append|"
+          rf"attach|encode|embed|put|add|insert)\b[^.!?\n]{{0,80}}?\b{_DATA}\b[^.!?\n]{{0,80}}?{_DEST}|"
+          rf"\b{_DATA}\b[^.!?\n]{{0,80}}?\b(?:send|forward|post|upload|e-?mail|transmit|submit|export|relay|"
+          rf"deliver|push|paste|append|attach)\b[^.!?\n]{{0,40}}?{_DEST}"),
+    _rule("exfiltration", "asks for past conversations or other users' data", 0.6,
+          r"\b(?:full text|transcripts?|contents|copy|copies|log|logs|history|record|records|summary)\s+of\s+"
+          r"(?:your|the|all|every)\s+(?:\w+\s+)?(?:conversations?|chats?|messages|memories|sessions)\b[^.!?\n]{0,40}"
+          r"\b(?:with|of|from)\s+(?:the user|users|other users|everyone)|\bother users'?\s+(?:data|memories|"
+          r"info|information|details|conversations|messages|files|secrets)\b"),
     _rule("exfiltration", "an address that receives data", 0.25,
           rf"\b(?:send|forward|post|upload|e-?mail|transmit|copy|submit|dump|export|relay)\b[^.!?\n]{{0,100}}?"
           rf"{_DEST}"),
@@ -252,7 +304,7 @@ AGENT_ADDRESS = re.compile(
     rf"\bif you(?: are|'re)\s+(?:an?\s+)?(?:ai|llm|language model|assistant|bot|chat ?bot|agent|automated|"
     r"gpt|machine)\b|"
     rf"\b(?:note|message|instructions?|attention|memo|notice|hint|a word)\s*(?:to|for|,|:)?\s+(?:the\s+|any\s+|"
-    rf"all\s+)?(?:ai\s+|automated\s+)?{_AGENT}s?\b|"
+    rf"all\s+)?(?:ai\s+|automated\s+)?{_AGENT}s?\b(?!\s+(?:at|in|on|of|from|who|manager|director|desk|coach))|"
     rf"\b(?:this|the following|the next)\s+(?:text|message|note|section|part|content|page|paragraph|line)s?\s+"
     rf"(?:is|are)\s+(?:only\s+)?(?:for|to|meant for|intended for|addressed to|written for)\s+(?:the\s+|any\s+|all\s+)?"
     rf"{_AGENT}s?\b|\bfor (?:ai|llm|language model|assistant|agent|bot|gpt)s?(?: models?| systems?)? only\b|"
