@@ -41,6 +41,7 @@ from hindsight_common.security.screening_decode import (
 )
 from hindsight_common.security.screening_patterns import (
     AGENT_ADDRESS,
+    AGENT_WORDS,
     META,
     QUOTED,
     RULES,
@@ -131,9 +132,10 @@ def _quoted_spans(text: str) -> list[tuple[int, int]]:
 
 def _rule_findings(text: str, layer: str) -> list[Finding]:
     quoted = _quoted_spans(text)
+    lowered = text.lower()
     out: list[Finding] = []
     for rule in RULES:
-        for m in rule.pattern.finditer(text):
+        for m in rule.search_in(text, lowered):
             weight = rule.weight
             matched = m.group(0)
             if rule.family == "override" and _OWN.search(matched) and not _YOURS.search(matched):
@@ -155,7 +157,8 @@ def findings_of(text: str, layer: str = "text", depth: int = 0) -> list[Finding]
     hidden = invisible_count(text)
     if hidden:
         out.append(Finding("hidden", f"{hidden} invisible character(s)", 0.3 if hidden < 3 else 0.45, layer))
-    if AGENT_ADDRESS.search(norm):
+    lowered = norm.lower()
+    if any(w in lowered for w in AGENT_WORDS) and AGENT_ADDRESS.search(norm):
         out.append(Finding("hidden", "addresses an AI reading the content", 0.65, layer))
     for found in hidden_layers(text):
         inner = findings_of(found.text, found.how, depth + 1)

@@ -11,8 +11,9 @@ previous instructions" an override, so the rules name instruction-like objects.
 
 from __future__ import annotations
 
+import functools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 Family = Literal[
@@ -29,13 +30,37 @@ class Rule:
     reason: str
     weight: float
     pattern: re.Pattern[str]
+    # Cheap pre-check: the rule can only match lower-cased text containing one of these
+    # (empty: always try it). Most text has none, and a substring test is far cheaper
+    # than a large alternation tried at every position.
+    needs: tuple[str, ...] = ()
+
+    def search_in(self, text: str, lowered: str) -> list[re.Match[str]]:
+        if self.needs and _needs_pattern(self.needs).search(lowered) is None:
+            return []
+        return list(self.pattern.finditer(text))
 
 
-def _rule(family: Family, reason: str, weight: float, pattern: str, flags: int = re.I) -> Rule:
-    return Rule(family, reason, weight, re.compile(pattern, flags))
+@functools.cache
+def _needs_pattern(needs: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile("|".join(re.escape(n) for n in needs))
+
+
+def _rule(family: Family, reason: str, weight: float, pattern: str, flags: int = re.I,
+          needs: tuple[str, ...] | None = None) -> Rule:
+    return Rule(family, reason, weight, re.compile(pattern, flags), _NEEDS.get(family, ()) if needs is None else needs)
 
 
 _W = r"[\w'’-]+"  # one word
+#: Words every rule of a family needs (see ``Rule.needs``): an override names what it drops.
+_RULE_WORDS = ("instruct", "rule", "directive", "guideline", "guardrail", "prompt", "programming", "constraint",
+               "polic", "order", "command", "restriction", "filter", "training", "configur", "guidance",
+               "safeguard", "limit", "principle", "boundar", "everything", "anything", "all ", "told", "given",
+               "safety", "moderation", "censor", "reset", "factory", "follow", "obey", "ignore", "disregard",
+               "forget", "bypass", "skip")
+_DEST_WORDS = ("@", "://", "webhook", "pastebin", "discord", "telegram", "conversation", "transcript", "other user",
+               "history", "memor", "log")
+_NEEDS: dict[str, tuple[str, ...]] = {"override": _RULE_WORDS}
 _DROP = (r"(?:ignore|disregard|forget|overlook|skip|discard|abandon|bypass|override|overrule|"
          r"set aside|put aside|throw out|stop following|stop obeying|don'?t follow|do not follow|"
          r"no longer follow|cancel|nullify|void|erase|delete|drop|throw away|toss|scrap|ditch|wipe|clear|"
@@ -57,6 +82,7 @@ _SAY = (r"(?:answer|respond|reply|say|tell|recommend|mention|suggest|include|rev
 _PERSIST = (r"(?:from now on|from this point(?: on| forward| onwards?)?|from here on(?: out)?|henceforth|"
             r"hereafter|going forward|from this moment(?: on)?|as of now|starting (?:now|today)|from today|"
             r"(?:in|for) (?:each|every|all|any) (?:of )?your (?:future|next|upcoming|subsequent) \w+|"
+            r"whenever you (?:answer|reply|respond|talk|write|summari[sz]e|speak|chat)|"
             r"for (?:all|every|each|any) future \w+|in (?:all )?future (?:conversations|chats|"
             r"sessions|answers|replies|responses)|for the rest of (?:this|the) (?:conversation|chat|"
             r"session)|permanently|forever|for good)")
@@ -82,7 +108,13 @@ RULES: tuple[Rule, ...] = (
     _rule("override", "asks to drop earlier instructions", 0.9,
           rf"\b{_DROP}\W+(?:{_W}\W+){{0,4}}?{_EARLIER}\W+(?:{_W}\W+){{0,2}}?{_RULES}"),
     _rule("override", "asks to drop the instructions it was given", 0.85,
-          rf"\b{_DROP}\W+(?:{_W}\W+){{0,4}}?{_RULES}\W+(?:that\s+)?(?:{_GIVEN}|you (?:follow|obey|have))"),
+          rf"\b{_DROP}\W+(?:{_W}\W+){{0,4}}?{_RULES}\W+(?:that\s+)?(?:{_GIVEN}|you (?:follow|obey|have)|(?:placed|imposed|put|set) (?:on|upon|for) you|"
+          rf"you (?:operate|work|run) (?:under|with))"),
+    _rule("override", "says it need not follow its rules", 0.75,
+          rf"\byou (?:no longer|don'?t|do not|won'?t|will not|needn'?t|need not)\s+(?:have|need|got)?\s*(?:to\s+)?"
+          rf"(?:follow|obey|respect|observe|stick to|adhere to|abide by|care about)\s+(?:any\s+)?(?:of\s+)?(?:your|the|"
+          rf"those|these|its)\s+(?:{_W}\s+)?{_RULES}|\b(?:i'?ve|i have|we'?ve|we have)\s+(?:unlocked|jailbroken|"
+          r"freed|liberated)\s+you\b|\byou (?:are|'re) (?:now )?(?:unlocked|jailbroken|liberated)\b"),
     _rule("override", "asks to drop the agent's rules", 0.8,
           rf"\b{_DROP}\W+(?:all\W+|any\W+)?(?:of\W+)?(?:your|the assistant'?s|the model'?s)\W+"
           rf"(?:{_W}\W+){{0,2}}?{_RULES}"),
@@ -129,14 +161,19 @@ RULES: tuple[Rule, ...] = (
           r"moderation|content polic\w+|limits|censorship)"),
     _rule("override", "declares safeguards disabled", 0.65,
           r"\b(?:safety|security|content|moderation)\s+(?:mode|filters?|checks?|rules)\s+(?:is\s+|are\s+)?"
-          r"(?:now\s+)?(?:disabled|off|removed|lifted|suspended)"),
+          r"(?:now\s+)?(?:disabled|off|removed|lifted|suspended|paused|turned off|deactivated|bypassed)"),
     # authority: claims to be someone the agent must obey, fake prompt structure
     _rule("authority", "claims to be the agent's developer or operator", 0.75,
           rf"\b(?:i am|i'm|this is|speaking as|as|it's)\s+(?:your|the assistant'?s|the ai'?s|the model'?s)"
           rf"\s+(?:{_W}\s+)?{_ROLE}s?\b"),
     _rule("authority", "claims to run this assistant", 0.75,
-          rf"\b(?:i am|i'm|we are|we're|this is)\s+(?:the|its)\s+(?:{_W}\s+)?{_ROLE}s?\s+(?:of|for|behind)\s+"
-          rf"(?:this|the|you|your)\s*(?:{_AGENT}|system|service|platform)?\b"),
+          rf"\b(?:i am|i'm|we are|we're|this is|as)\s+(?:the|its)\s+(?:{_W}\s+)?{_ROLE}s?\s+(?:of|for|behind)\s+"
+          rf"(?:this|the|you|your)\s*(?:{_AGENT}|system|service|platform|deployment|instance)?\b"),
+    _rule("authority", "gives the agent a direct order", 0.45,
+          r"\bi (?:hereby )?(?:order|command|instruct|direct|authori[sz]e) you to\b"),
+    _rule("authority", "claims to come from the agent's makers", 0.55,
+          r"\b(?:from|by|of)\s+your\s+(?:(?:development|dev|engineering|safety|security|ops|ai|model|trust and "
+          r"safety)\s+team|developers?|creators?|makers?|operators?|owners?|programmers?|administrators?)\b"),
     _rule("authority", "rewrites the agent's rules", 0.6,
           rf"\b(?:update|change|modify|rewrite|replace|amend|extend|reset)\s+your\s+(?:{_W}\s+)?(?:{_RULES}|"
           r"system prompt|behaviou?r|persona|memory)"),
@@ -155,8 +192,10 @@ RULES: tuple[Rule, ...] = (
           r"<\|[a-z_]{2,20}\|>|\[/?INST\]|<</?SYS>>|<\|?(?:im_start|im_end|endoftext)\|?>|"
           r"<(?:/?system|/?assistant)>"),
     _rule("authority", "a system or developer role line", 0.5,
-          r"(?:^|\n|[.!?]\s+|>\s*|\[|\()\s*(?:SYSTEM|ADMIN|DEVELOPER|ROOT|SYSTEM PROMPT|SYSTEM MESSAGE|"
-          r"SYSTEM NOTE|SYSTEM OVERRIDE)\s*[:\]>]", 0),
+          r"(?:^|\n|[.!?]\s+|>\s*|\(|\]\s*)\s*(?:SYSTEM|ADMIN|DEVELOPER|ROOT|SYSTEM PROMPT|SYSTEM MESSAGE|"
+          r"SYSTEM NOTE|SYSTEM OVERRIDE)\s*:", 0),
+    _rule("authority", "a bracketed system or admin tag", 0.35,
+          r"\[\s*(?:SYSTEM|ADMIN|DEVELOPER|ROOT|OPERATOR)(?:\s+[A-Z]+)?\s*\]|<\s*(?:SYSTEM|ADMIN)\s*>", 0),
     _rule("authority", "a system role line", 0.35,
           r"(?:^|\n|[.!?]\s+|>\s*)\s*(?:system|developer|admin|root|system prompt|system message)\s*:"),
     _rule("authority", "frames text as a system prompt", 0.7,
@@ -185,7 +224,8 @@ RULES: tuple[Rule, ...] = (
           r"(?:^|\n)\s*(?:assistant|user|human|ai|system)\s*:[^\n]*\n\s*(?:assistant|user|human|ai|"
           r"system)\s*:"),
     _rule("authority", "an instruction header", 0.7,
-          r"#{2,}\s*(?:new|updated|system|admin|important|override|hidden|secret|real|urgent)\s*(?:instructions?|"
+          r"(?:#{2,}|={2,}|-{3,}|\*{2,}|\[)\s*(?:new|updated|system|admin\w*|important|override|hidden|secret|real|"
+          r"urgent)\s*(?:instructions?|"
           r"prompt|rules|directives?|orders)\b"),
     _rule("authority", "switches the agent into a special mode", 0.6,
           r"\b(?:developer|debug|god|admin|sudo|jailbreak|jailbroken|unrestricted|unfiltered|dan|"
@@ -197,7 +237,18 @@ RULES: tuple[Rule, ...] = (
           r"guardrails|censorship|safeguards)\b"),
     # directive: standing orders about how the agent behaves
     _rule("directive", "a standing order from now on", 0.6,
-          rf"\b{_PERSIST}\W+(?:[\w'’]+\W+){{0,3}}?(?:you|your|always|never|only|{_SAY})\b"),
+          rf"\b{_PERSIST}\W+(?:[\w'’]+\W+){{0,3}}?(?:you|your|always|never|only|act|behave|become|adopt|"
+          rf"pretend|treat|stop|{_SAY})\b"),
+    _rule("directive", "puts something into every answer", 0.5,
+          rf"\b{_SAY}\w*\b[^.!?\n]{{0,60}}?\b(?:in|into|with|to|at the end of)\s+(?:every|each|all|any)\s+(?:of your\s+)?"
+          r"(?:reply|replies|answer|answers|response|responses|message|messages|conversation|conversations|"
+          r"summary|summaries|output)\b"),
+    _rule("directive", "gives the agent a persona", 0.5,
+          r"\b(?:adopt|assume|take on|switch to)\s+(?:the|a|this)\s+(?:\w+\s+)?(?:persona|role|identity|character|"
+          r"personality)\b"),
+    _rule("directive", "tells it what to do to the user", 0.4,
+          r"\b(?:tell|instruct|ask|direct|get|convince|persuade|make|urge|push|pressure|remind|force|trick)\s+"
+          r"(?:the user|users|the customer|customers)\s+(?:to|into|that)\b"),
     _rule("directive", "sets what every answer must say", 0.55,
           r"\b(?:every|each|all|any)\s+(?:\w+\s+)?(?:answer|reply|replies|response|summary|summaries|message|"
           r"recommendation|output)s?\s+(?:(?:you|that you)\s+(?:write|give|produce|send|make|generate)\s+)?"
@@ -248,10 +299,11 @@ RULES: tuple[Rule, ...] = (
           rf"deny|refuse|steer)\b"),
     # The same sign as above, worded as a clause and a comma: one reason, so the two never add up.
     _rule("conditional", "a trigger that scripts a later answer", 0.55,
-          r"\b(?:when|whenever|if|once|next time|any ?time|every time|each time|should|whatever|no matter what)\b"
+          r"\b(?:when|whenever|if|once|next time|any ?time|every time|each time|should|whatever|no matter what|"
+          r"upon|on|for|at|after)\b"
           r"[^.!?\n]{0,100}?\b(?:the user|users|anyone|anybody|someone|somebody|people|customers?|the topic|asked|"
-          r"comes up|come up|is mentioned|are mentioned|is raised|they)\b[^.!?\n]{0,60}?,\s*(?:then\s+)?(?:please\s+)?"
-          r"(?:always\s+)?(?:tell|say|respond|reply|answer|recommend|claim|direct|send|redirect|insist|suggest|push|"
+          r"comes up|come up|is mentioned|are mentioned|is raised|they|(?:any|every|each) (?:question|request|query|"
+          r"mention))\b[^.!?\n]{0,60}?,\s*(?:then\s+)?(?:please\s+)?(?:always\s+)?(?:instruct|tell|say|respond|reply|answer|recommend|claim|direct|send|redirect|insist|suggest|push|"
           r"warn|state|assure|book|buy|order|click|visit|open|forward|share|deny|refuse|mention|link|steer|"
           r"the (?:correct|right|only|official|proper) (?:answer|response|reply))\b"),
     _rule("conditional", "a scripted answer", 0.4,
@@ -284,6 +336,26 @@ RULES: tuple[Rule, ...] = (
           r"(?:https?://)\S*[?&]\w+=\s*(?:\{[^}]*\}|\$\{|<[^>]+>|\[[A-Z_]+\])"),
 )
 
+_WHO_WORDS = ("user", "customer", "anyone", "anybody", "someone", "somebody", "people", "person", "they", "he ",
+              "she ", "human", "topic", "asked", "comes up", "mention", "question", "request")
+#: Cheap pre-checks for the rules that are expensive to try everywhere (by reason).
+_NEEDS_BY_REASON: dict[str, tuple[str, ...]] = {
+    "asks to send data to an outside address": ("@", "://", "webhook", "pastebin", "discord", "telegram"),
+    "an address that receives data": ("@", "://", "webhook", "pastebin", "discord", "telegram"),
+    "an image or link that carries data out": ("://",),
+    "asks for past conversations or other users' data": ("conversation", "chat", "message", "memor", "session",
+                                                         "other user"),
+    "puts something into every answer": ("every", "each", "all ", "any "),
+    "tells it what to do to the user": ("user", "customer"),
+    "a trigger that scripts a later answer": _WHO_WORDS,
+    "an always/never order about the agent's audience": ("always", "never", "only"),
+    "an always/never order about answers": ("always", "never", "only", "don't ever", "do not ever"),
+}
+RULES = tuple(replace(r, needs=_NEEDS_BY_REASON.get(r.reason, r.needs)) for r in RULES)
+#: AGENT_ADDRESS can only match text naming an AI of some kind.
+AGENT_WORDS = ("ai", "a.i.", "llm", "language model", "bot", "assistant", "agent", "gpt", "model", "machine",
+               "automated")
+
 #: Words that mark text as *talking about* attacks (security training, research, a filter's
 #: test cases): a sign that sits inside quotes in such text is a quotation, not an order.
 META = re.compile(
@@ -308,6 +380,7 @@ AGENT_ADDRESS = re.compile(
     rf"\b(?:this|the following|the next)\s+(?:text|message|note|section|part|content|page|paragraph|line)s?\s+"
     rf"(?:is|are)\s+(?:only\s+)?(?:for|to|meant for|intended for|addressed to|written for)\s+(?:the\s+|any\s+|all\s+)?"
     rf"{_AGENT}s?\b|\bfor (?:ai|llm|language model|assistant|agent|bot|gpt)s?(?: models?| systems?)? only\b|"
+    rf"(?:^|[\n>(\[\-]|--)\s*(?:to|for|attn:?|attention:?)\s+(?:the\s+|any\s+|all\s+)?{_AGENT}s?\s*[:,]|"
     rf"(?:^|[\s>(\[\-])(?:dear\s+|hey\s+|hello\s+)?(?:ai|assistant|ai assistant|ai agent|agent|llm|model|"
     r"chat ?bot|gpt)\s*[:,]\s+(?:please\s+)?(?:summari[sz]e|describe|mark|classify|label|treat|ignore|forget|disregard|tell|say|send|forward|copy|recommend|"
     r"reveal|always|never|do|don'?t|you|from|respond|reply|rate|remember|store|delete|insist|output)\b",
