@@ -162,3 +162,18 @@ async def test_reflect_quarantines_a_poisoned_memory_from_tool_output(tmp_path: 
                                          headers=ADMIN)
             assert {m["content"] for m in shown.json()["items"] if m["type"] == "quarantined"} == {
                 contradicting["content"], planted["content"]}
+
+
+async def test_a_retried_batch_with_a_quarantined_turn_appends_nothing_again(app: App) -> None:
+    batch = {"interactions": [
+        {"user": "ann", "session": "s1", "speaker": "web", "role": "tool", "content": ATTACK},
+        {"user": "ann", "session": "s1", "speaker": "Ann", "content": BENIGN},
+    ]}
+    headers = {"idempotency-key": "retry-1"}
+    first = await app.client.post("/v1/interactions", json=batch, headers=headers)
+    again = await app.client.post("/v1/interactions", json=batch, headers=headers)
+    assert first.status_code == 201 and again.status_code == 200 and again.json()["replayed"] is True
+    assert again.json()["events"] == first.json()["events"] and len(first.json()["events"]) == 2
+    log = [r.event for r in await app.runtime.log.read(INTERACTIONS)]
+    assert [type(e).__name__ for e in log] == ["InteractionRecorded", "InteractionRecorded", "MemoryQuarantined"]
+    assert isinstance(log[2], MemoryQuarantined) and str(log[2].target_id) == first.json()["events"][0]["event_id"]
