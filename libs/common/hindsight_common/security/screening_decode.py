@@ -30,6 +30,8 @@ _HIDING_STYLE = re.compile(
 _HIDING_FONT = re.compile(
     r"<(font)[^>]*color\s*=\s*[\"']?(?:white|#fff\b|#ffffff)[^>]*>(.*?)(?:</font>|$)", re.I | re.S)
 _HIDDEN_ATTR = re.compile(r"<(\w+)[^>]*\s(?:hidden|aria-hidden\s*=\s*[\"']true[\"'])[^>]*>(.*?)(?:</\1>|$)", re.I | re.S)
+#: Attributes a reader never sees as text but an agent reading the markup does.
+_ATTRIBUTE = re.compile(r"\b(?:alt|title|content|aria-label|data-[\w-]+)\s*=\s*(?:\"([^\"]{12,})\"|'([^']{12,})')", re.I)
 _TAG = re.compile(r"<[^>]{1,200}>")
 _BASE64 = re.compile(r"(?<![\w+/-])[A-Za-z0-9+/_-]{16,}={0,2}")
 _HEX = re.compile(r"(?<![0-9A-Za-z])(?:[0-9a-fA-F]{2}[\s:]?){12,}")
@@ -66,10 +68,12 @@ def invisible_count(text: str) -> int:
 
 
 def hidden_layers(text: str) -> list[Layer]:
-    """Text a human reader would not see: HTML comments and invisibly styled elements."""
+    """Text a human reader would not see: HTML comments, invisibly styled elements, and
+    attributes (alt, title, meta content) long enough to say something."""
     out = [Layer("comment", m.group(1)) for m in _COMMENT.finditer(text)][:MAX_CANDIDATES]
     for pattern in (_HIDING_STYLE, _HIDING_FONT, _HIDDEN_ATTR):
         out += [Layer("styled", _TAG.sub(" ", m.group(2))) for m in pattern.finditer(text)][:MAX_CANDIDATES]
+    out += [Layer("attribute", m.group(1) or m.group(2)) for m in _ATTRIBUTE.finditer(text)][:MAX_CANDIDATES]
     return [layer for layer in out if layer.text.strip()]
 
 

@@ -79,6 +79,13 @@ _SAY = (r"(?:answer|respond|reply|say|tell|recommend|mention|suggest|include|rev
         r"print|claim|state|describe|refer|praise|promote|insist|remind|add|end|start|begin|use|"
         r"write|speak|talk|rate|advise|direct|send|warn|agree|deny|refuse|call|address|steer|nudge|guide|"
         r"report|link|push|favou?r|prioriti[sz]e|discourage|criticise|criticize|respond)")
+#: Verbs of answering and advising: what an order about the agent's replies is about (not
+#: "include", "use", "wear": a manual's "always include your order number" orders a reader).
+_ANSWER = (r"(?:answer|respond|reply|say|tell|recommend|mention|suggest|reveal|disclose|claim|state|describe|"
+           r"refer|praise|promote|insist|warn|agree|deny|refuse|advise|rate|discourage|steer|nudge|talk|speak|"
+           r"criticise|criticize|call (?:it|them|this|the)|end (?:your|every|each|all)|start (?:your|every|each|all)|"
+           r"begin (?:your|every|each|all)|include (?:a |the )?(?:link|phrase|sentence|line|mention)|link to|"
+           r"favou?r|prioriti[sz]e|push|direct (?:them|users|people|the user))")
 _PERSIST = (r"(?:from now on|from this point(?: on| forward| onwards?)?|from here on(?: out)?|henceforth|"
             r"hereafter|going forward|from this moment(?: on)?|as of now|starting (?:now|today)|from today|"
             r"(?:in|for) (?:each|every|all|any) (?:of )?your (?:future|next|upcoming|subsequent) \w+|"
@@ -98,10 +105,12 @@ _DATA = (r"(?:conversations?|chats?|chat logs?|transcripts?|histor(?:y|ies)|mess
          r"files|details|notes)|everything (?:you know|you have|stored|saved)|system prompt|"
          r"contents|session|card numbers?|contacts|private \w+|saved \w+|stored \w+|everything (?:you|that you) "
          r"(?:remember|have learned|learned|know about|recall)|their (?:files|data|documents|messages|contacts|"
-         r"photos|history|details|credentials|passwords))")
+         r"photos|history|details|credentials|passwords)|your (?:location|home address|phone number|contacts|passwords?|"
+         r"credentials|messages|files|photos|card details))")
 _GIVEN = (r"(?:you(?:'ve| have)? (?:were |been )?(?:given|received|told|got|configured with|programmed with|"
           r"trained (?:with|on)|set up with|instructed with)|given to you)")
-_DEST = r"(?:(?:https?|ftp)://\S+|[\w.+-]+@[\w-]+\.[\w.-]+|webhook|pastebin|discord|telegram)"
+_DEST = (r"(?:(?:https?|ftp)://\S+|[\w.+-]+@[\w-]+\.[\w.-]+|webhook|pastebin|discord|telegram|"
+         r"\b[\w-]+\.(?:example|com|net|org|io|ru|cn|xyz|top|info|biz|co)\b)")
 
 RULES: tuple[Rule, ...] = (
     # override: dropping the agent's own instructions
@@ -110,6 +119,16 @@ RULES: tuple[Rule, ...] = (
     _rule("override", "asks to drop the instructions it was given", 0.85,
           rf"\b{_DROP}\W+(?:{_W}\W+){{0,4}}?{_RULES}\W+(?:that\s+)?(?:{_GIVEN}|you (?:follow|obey|have)|(?:placed|imposed|put|set) (?:on|upon|for) you|"
           rf"you (?:operate|work|run) (?:under|with))"),
+    _rule("override", "says the rules it follows are wrong", 0.8,
+          rf"\b{_RULES}\s+(?:that\s+)?you\s+(?:follow|obey|have|were given|operate under|work under)\s+(?:are|is)\s+"
+          r"(?:now\s+|all\s+)?(?:outdated|obsolete|wrong|void|cancel+ed|invalid|replaced|no longer valid|fake|"
+          r"mistaken|broken)"),
+    _rule("override", "asks to set its rules aside", 0.8,
+          rf"\b(?:set|put|push|leave|cast|lay)\s+(?:all\s+)?(?:of\s+)?(?:your|the|all|any|those|these)\s+(?:{_W}\s+)?"
+          rf"{_RULES}\s+aside\b"),
+    _rule("override", "hands control to someone else", 0.55,
+          r"\bdo (?:whatever|anything|everything) (?:the sender|the author|this (?:page|email|message|document)|"
+          r"i|we|they|he|she) (?:says?|asks?|tells? you|wants?|requests?|instructs?)\b"),
     _rule("override", "says it need not follow its rules", 0.75,
           rf"\byou (?:no longer|don'?t|do not|won'?t|will not|needn'?t|need not)\s+(?:have|need|got)?\s*(?:to\s+)?"
           rf"(?:follow|obey|respect|observe|stick to|adhere to|abide by|care about)\s+(?:any\s+)?(?:of\s+)?(?:your|the|"
@@ -169,6 +188,9 @@ RULES: tuple[Rule, ...] = (
     _rule("authority", "claims to run this assistant", 0.75,
           rf"\b(?:i am|i'm|we are|we're|this is|as)\s+(?:the|its)\s+(?:{_W}\s+)?{_ROLE}s?\s+(?:of|for|behind)\s+"
           rf"(?:this|the|you|your)\s*(?:{_AGENT}|system|service|platform|deployment|instance)?\b"),
+    _rule("authority", "invokes superuser powers", 0.5, r"\bsudo\b\s*[:\-]|\bsudo (?:mode|access|command)\b"),
+    _rule("authority", "says something obliges it", 0.4,
+          r"\b(?:requires|obliges|compels|forces|obligates|mandates)\s+(?:you|the assistant|the ai|the model)\s+to\b"),
     _rule("authority", "gives the agent a direct order", 0.45,
           r"\bi (?:hereby )?(?:order|command|instruct|direct|authori[sz]e) you to\b"),
     _rule("authority", "claims to come from the agent's makers", 0.55,
@@ -177,7 +199,7 @@ RULES: tuple[Rule, ...] = (
     _rule("authority", "rewrites the agent's rules", 0.6,
           rf"\b(?:update|change|modify|rewrite|replace|amend|extend|reset)\s+your\s+(?:{_W}\s+)?(?:{_RULES}|"
           r"system prompt|behaviou?r|persona|memory)"),
-    _rule("authority", "claims to be the system or its administrator", 0.6,
+    _rule("authority", "claims to be the system or its administrator", 0.35,
           r"\b(?:this is|message from|notice from|speaking for|on behalf of)\s+(?:the|your)\s+(?:system|"
           r"system administrator|sysadmin|administrator|admin|developers?|operators?|security team|"
           r"moderators?|platform)\b"),
@@ -192,7 +214,7 @@ RULES: tuple[Rule, ...] = (
           r"<\|[a-z_]{2,20}\|>|\[/?INST\]|<</?SYS>>|<\|?(?:im_start|im_end|endoftext)\|?>|"
           r"<(?:/?system|/?assistant)>"),
     _rule("authority", "a system or developer role line", 0.5,
-          r"(?:^|\n|[.!?]\s+|>\s*|\(|\]\s*)\s*(?:SYSTEM|ADMIN|DEVELOPER|ROOT|SYSTEM PROMPT|SYSTEM MESSAGE|"
+          r"(?:^|\n|[.!?]\s+|>\s*|\(|\]\s*|//\s*|#\s*|/\*\s*|--\s*|<!--\s*)\s*(?:SYSTEM|ADMIN|DEVELOPER|ROOT|SYSTEM PROMPT|SYSTEM MESSAGE|"
           r"SYSTEM NOTE|SYSTEM OVERRIDE)\s*:", 0),
     _rule("authority", "a bracketed system or admin tag", 0.35,
           r"\[\s*(?:SYSTEM|ADMIN|DEVELOPER|ROOT|OPERATOR)(?:\s+[A-Z]+)?\s*\]|<\s*(?:SYSTEM|ADMIN)\s*>", 0),
@@ -220,9 +242,14 @@ RULES: tuple[Rule, ...] = (
           r"administrators?|makers?|providers?)\s+(?:have|has|had)\s+(?:already\s+)?(?:authori[sz]ed|approved|"
           r"allowed|permitted|cleared|sanctioned)|\b(?:i am|i'm|we are|we're)\s+(?:fully\s+)?(?:authori[sz]ed|"
           r"cleared|permitted)\s+to\s+(?:change|modify|override|disable|unlock|reconfigure)"),
-    _rule("authority", "a fake conversation transcript", 0.6,
+    _rule("authority", "a conversation transcript", 0.35,
           r"(?:^|\n)\s*(?:assistant|user|human|ai|system)\s*:[^\n]*\n\s*(?:assistant|user|human|ai|"
           r"system)\s*:"),
+    _rule("authority", "an assistant turn agreeing to drop its rules", 0.6,
+          rf"\bi(?:'ll| will| am going to|'m going to| shall| can)\s+(?:now\s+)?(?:ignore|disregard|bypass|break|drop|"
+          rf"forget|set aside|stop following|no longer follow)\s+(?:all\s+)?(?:of\s+)?my\s+(?:{_W}\s+)?{_RULES}"),
+    _rule("authority", "a fake prompt-format turn", 0.6,
+          r"\n\s*\n\s*(?:Human|Assistant|H|A)\s*:", 0),
     _rule("authority", "an instruction header", 0.7,
           r"(?:#{2,}|={2,}|-{3,}|\*{2,}|\[)\s*(?:new|updated|system|admin\w*|important|override|hidden|secret|real|"
           r"urgent)\s*(?:instructions?|"
@@ -266,12 +293,12 @@ RULES: tuple[Rule, ...] = (
           rf"(?:^|[.!?;:\n]\s*|\b(?:please|(?:rule|sure|important|remember|need|have) to|you (?:must|should|"
           rf"shall|will|need to|have to)|"
           rf"make sure (?:you|to)|be sure to|remember to)\s+)(?:always|never|only|do not ever|don'?t ever)"
-          rf"\s+{_SAY}\w*\b"),
+          rf"\s+{_ANSWER}\w*\b"),
     _rule("directive", "orders the agent's future behaviour", 0.55,
-          r"\byou (?:must|should|shall|will|need to|have to|are required to|are to)\s+(?:now\s+)?"
-          r"(?:always|never|only|from now on|no longer)\b"),
+          rf"\byou (?:must|should|shall|will|need to|have to|are required to|are to)\s+(?:now\s+)?"
+          rf"(?:always|never|only|from now on|no longer)\s+(?:\w+\s+)?{_ANSWER}\w*\b"),
     _rule("directive", "an always/never order about the agent's audience", 0.5,
-          rf"\b(?:always|never|only)\s+(?:\w+\s+){{0,2}}?{_SAY}\w*\b[^.!?\n]{{0,80}}\b(?:the user|users|anyone|"
+          rf"\b(?:always|never|only)\s+(?:\w+\s+){{0,2}}?{_ANSWER}\w*\b[^.!?\n]{{0,80}}\b(?:the user|users|anyone|"
           r"everyone|everybody|customers|visitors|readers|others|other users|other people|people|everyone "
           r"else)\b|\b(?:always|never|only)\b[^.!?\n]{0,80}\b(?:the user|users|customers|every (?:question|"
           r"answer|reply|response|message|conversation)|your (?:answers|replies|responses|summar\w+)|the "
@@ -293,8 +320,8 @@ RULES: tuple[Rule, ...] = (
     # conditional triggers: act later, on a cue
     _rule("conditional", "a trigger that scripts a later answer", 0.55,
           rf"\b(?:when|whenever|if|once|in case|should|any ?time|every time|each time)\s+(?:ever\s+)?"
-          rf"{_WHO}\s+(?:ever\s+)?{_ASKS}\b[^.!?\n]{{0,120}}?[,;:]?\s*(?:then\s+)?(?:you\s+(?:should|must|"
-          rf"will)\s+)?(?:always\s+)?(?:tell|say|respond|reply|answer|recommend|claim|direct|send|redirect|"
+          rf"{_WHO}\s+(?:ever\s+)?{_ASKS}\b[^.!?\n]{{0,120}}?(?:[,;:]|\bthen\b)\s*(?:then\s+)?(?:you\s+(?:should|must|"
+          rf"will)\s+)?(?:always\s+|only\s+|just\s+|simply\s+)?(?:add|include|note|tell|say|respond|reply|answer|recommend|claim|direct|send|redirect|"
           rf"inform|insist|suggest|point|push|ask|warn|state|assure|convince|lie|give|provide|link|mention|"
           rf"deny|refuse|steer)\b"),
     # The same sign as above, worded as a clause and a comma: one reason, so the two never add up.
@@ -303,9 +330,12 @@ RULES: tuple[Rule, ...] = (
           r"upon|on|for|at|after)\b"
           r"[^.!?\n]{0,100}?\b(?:the user|users|anyone|anybody|someone|somebody|people|customers?|the topic|asked|"
           r"comes up|come up|is mentioned|are mentioned|is raised|they|(?:any|every|each) (?:question|request|query|"
-          r"mention))\b[^.!?\n]{0,60}?,\s*(?:then\s+)?(?:please\s+)?(?:always\s+)?(?:instruct|tell|say|respond|reply|answer|recommend|claim|direct|send|redirect|insist|suggest|push|"
+          r"mention))\b[^.!?\n]{0,60}?,\s*(?:then\s+)?(?:please\s+)?(?:always\s+|only\s+|just\s+)?(?:add|include|instruct|tell|say|respond|reply|answer|recommend|claim|direct|send|redirect|insist|suggest|push|"
           r"warn|state|assure|book|buy|order|click|visit|open|forward|share|deny|refuse|mention|link|steer|"
           r"the (?:correct|right|only|official|proper) (?:answer|response|reply))\b"),
+    _rule("conditional", "an answer scripted for a later cue", 0.55,
+          rf"(?:^|[.!?;:\n*]\s*|\b(?:please|and|then|always)\s+){_ANSWER}\w*\b[^.!?\n]{{0,60}}\b(?:every time|whenever|each time|any ?time|when|if|once)\s+(?:ever\s+)?"
+          rf"(?:the user|a user|users|anyone|anybody|someone|somebody|people|customers?)\s+(?:ever\s+)?{_ASKS}\b"),
     _rule("conditional", "a scripted answer", 0.4,
           r"\b(?:respond|reply|answer)\s+by\s+(?:saying|telling|claiming|stating)\b|\bthe\s+(?:correct|right|"
           r"only|official|proper)\s+(?:answer|response|reply)\s+is\b"),
@@ -314,20 +344,27 @@ RULES: tuple[Rule, ...] = (
           r"\b(?:ask|tell|have|get|make|request|prompt|send|save|store|note|repeat)\b"),
     _rule("conditional", "asks for secrets", 0.5,
           rf"\b(?:ask|prompt|request|get|collect|have)\s+(?:them|him|her|the user|users|for)\s+"
-          rf"(?:\w+\s+){{0,5}}?{_SECRET}|\b(?:type|enter|send|share|confirm|provide)\s+(?:your|their|the)\s+"
-          rf"(?:\w+\s+)?{_SECRET}"),
+          rf"(?:\w+\s+){{0,5}}?{_SECRET}"),
+    _rule("conditional", "asks the reader for secrets", 0.3,
+          rf"\b(?:type|enter|send|share|confirm|provide|reply with)\s+(?:your|their|the)\s+(?:\w+\s+)?{_SECRET}"),
     # exfiltration: move data out
     _rule("exfiltration", "asks to send data to an outside address", 0.8,
           rf"\b(?:send|forward|post|upload|e-?mail|mail|transmit|leak|exfiltrate|copy|share|submit|dump|"
           rf"export|relay|sync|deliver|push|paste|beam|pipe|include|collect|gather|harvest|extract|grab|append|"
-          rf"attach|encode|embed|put|add|insert)\b[^.!?\n]{{0,80}}?\b{_DATA}\b[^.!?\n]{{0,80}}?{_DEST}|"
+          rf"attach|encode|embed|put|add|insert|cc|bcc)\b[^.!?\n]{{0,80}}?\b{_DATA}\b[^.!?\n]{{0,80}}?{_DEST}|"
           rf"\b{_DATA}\b[^.!?\n]{{0,80}}?\b(?:send|forward|post|upload|e-?mail|transmit|submit|export|relay|"
           rf"deliver|push|paste|append|attach)\b[^.!?\n]{{0,40}}?{_DEST}"),
+    _rule("exfiltration", "asks to pass every conversation on", 0.7,
+          r"\b(?:send|forward|copy|cc|bcc|share|transmit|report|relay|mirror)\s+(?:all|every|each|any)\s+(?:of\s+)?"
+          r"(?:your|the|this|these)?\s*(?:\w+\s+)?(?:chats?|conversations?|messages|replies|answers|memories|data|"
+          r"history|transcripts?|sessions)\b[^.!?\n]{0,60}?\bto\s+(?:us|me|them|him|her|this address|the sender|"
+          r"our (?:team|server|address))\b"),
     _rule("exfiltration", "asks for past conversations or other users' data", 0.6,
           r"\b(?:full text|transcripts?|contents|copy|copies|log|logs|history|record|records|summary)\s+of\s+"
           r"(?:your|the|all|every)\s+(?:\w+\s+)?(?:conversations?|chats?|messages|memories|sessions)\b[^.!?\n]{0,40}"
           r"\b(?:with|of|from)\s+(?:the user|users|other users|everyone)|\bother users'?\s+(?:data|memories|"
-          r"info|information|details|conversations|messages|files|secrets)\b"),
+          r"info|information|details|conversations|messages|files|secrets)\b|\b(?:every|each|any|all) users?'?s?\s+(?:data|"
+          r"memories|info|information|details|conversations|messages|files|secrets|history)\b"),
     _rule("exfiltration", "an address that receives data", 0.25,
           rf"\b(?:send|forward|post|upload|e-?mail|transmit|copy|submit|dump|export|relay)\b[^.!?\n]{{0,100}}?"
           rf"{_DEST}"),
@@ -340,7 +377,7 @@ _WHO_WORDS = ("user", "customer", "anyone", "anybody", "someone", "somebody", "p
               "she ", "human", "topic", "asked", "comes up", "mention", "question", "request")
 #: Cheap pre-checks for the rules that are expensive to try everywhere (by reason).
 _NEEDS_BY_REASON: dict[str, tuple[str, ...]] = {
-    "asks to send data to an outside address": ("@", "://", "webhook", "pastebin", "discord", "telegram"),
+    "asks to send data to an outside address": ("@", "://", "webhook", "pastebin", "discord", "telegram", "."),
     "an address that receives data": ("@", "://", "webhook", "pastebin", "discord", "telegram"),
     "an image or link that carries data out": ("://",),
     "asks for past conversations or other users' data": ("conversation", "chat", "message", "memor", "session",
@@ -375,13 +412,15 @@ AGENT_ADDRESS = re.compile(
     r"analy[sz]ing|seeing|scanning|crawling|ingesting|indexing)\s+(?:this|these|the following|my|our)\b|"
     rf"\bif you(?: are|'re)\s+(?:an?\s+)?(?:ai|llm|language model|assistant|bot|chat ?bot|agent|automated|"
     r"gpt|machine)\b|"
-    rf"\b(?:note|message|instructions?|attention|memo|notice|hint|a word)\s*(?:to|for|,|:)?\s+(?:the\s+|any\s+|"
+    rf"\b(?:note|message|instructions?|attention|memo|notice|hint|a word|directive|order|command|request|important|"
+    rf"info|information|guidance|policy|rules?)\s*(?:to|for|,|:)?\s+(?:the\s+|any\s+|"
     rf"all\s+)?(?:ai\s+|automated\s+)?{_AGENT}s?\b(?!\s+(?:at|in|on|of|from|who|manager|director|desk|coach))|"
     rf"\b(?:this|the following|the next)\s+(?:text|message|note|section|part|content|page|paragraph|line)s?\s+"
     rf"(?:is|are)\s+(?:only\s+)?(?:for|to|meant for|intended for|addressed to|written for)\s+(?:the\s+|any\s+|all\s+)?"
     rf"{_AGENT}s?\b|\bfor (?:ai|llm|language model|assistant|agent|bot|gpt)s?(?: models?| systems?)? only\b|"
     rf"(?:^|[\n>(\[\-]|--)\s*(?:to|for|attn:?|attention:?)\s+(?:the\s+|any\s+|all\s+)?{_AGENT}s?\s*[:,]|"
-    rf"(?:^|[\s>(\[\-])(?:dear\s+|hey\s+|hello\s+)?(?:ai|assistant|ai assistant|ai agent|agent|llm|model|"
+    rf"\bdear\s+(?:ai|llm|chat ?bot|ai assistant|ai agent|language model|gpt|model)\b|"
+    rf"(?:^|[\s>(\[\-\"'])(?:dear\s+|hey\s+|hello\s+)?(?:ai|assistant|ai assistant|ai agent|agent|llm|model|"
     r"chat ?bot|gpt)\s*[:,]\s+(?:please\s+)?(?:summari[sz]e|describe|mark|classify|label|treat|ignore|forget|disregard|tell|say|send|forward|copy|recommend|"
     r"reveal|always|never|do|don'?t|you|from|respond|reply|rate|remember|store|delete|insist|output)\b",
     re.I,
