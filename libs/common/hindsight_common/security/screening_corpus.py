@@ -3,8 +3,8 @@ on it (pure; ``hindsight bench screening`` prints them, a unit test holds the ta
 
 ``corpus/injection.jsonl``: one JSON object a line, ``{"id", "part", "label": "attack" |
 "benign", "family", "source", "text"}``. Written for Hindsight, never copied. ``part`` 1
-was written before the rules existed, parts 2 and 3 each after tuning on the parts
-before it and before the rules had seen them; their first-run figures are in the README.
+was written before the rules existed, parts 2 to 6 each after tuning on the parts before
+it and before the rules had seen them; their first-run figures are in the README.
 """
 
 from __future__ import annotations

@@ -181,6 +181,26 @@ RULES: tuple[Rule, ...] = (
     _rule("override", "declares safeguards disabled", 0.65,
           r"\b(?:safety|security|content|moderation)\s+(?:mode|filters?|checks?|rules)\s+(?:is\s+|are\s+)?"
           r"(?:now\s+)?(?:disabled|off|removed|lifted|suspended|paused|turned off|deactivated|bypassed)"),
+    # The commonest overrides in other languages (Chinese, Spanish, French, German, Portuguese,
+    # Italian, Russian): not a translation of every rule, the sign seen most in the wild.
+    _rule("override", "asks to drop earlier instructions (another language)", 0.85,
+          r"(?:忽略|无视|忽视|不要理会|忘记|忘掉)(?:你|您)?(?:之前|以前|先前|上面|上述|所有|全部|此前)?(?:的)?(?:所有|全部|一切)?(?:的)?"
+          r"(?:指令|指示|规则|提示|命令|设定|说明)|"
+          r"\b(?:ignora|olvida|descarta|omite)\s+(?:\w+\s+){0,3}?(?:instrucciones|reglas|indicaciones)\b|"
+          r"\b(?:ignore[rz]?|oublie[rz]?)\s+(?:\w+\s+){0,3}?(?:instructions|consignes|règles)\s+(?:précédentes|"
+          r"antérieures)|\b(?:ignore[rz]|oublie[rz]?)\s+(?:\w+\s+){0,3}?(?:instructions|consignes|règles)\b|"
+          r"\b(?:ignoriere|vergiss|missachte)\s+(?:\w+\s+){0,3}?(?:anweisungen|regeln|instruktionen)\b|"
+          r"\b(?:ignore|esqueça|esqueca|desconsidere)\s+(?:\w+\s+){0,3}?(?:instruções|instrucoes|regras)\b|"
+          r"\b(?:ignora|dimentica)\s+(?:\w+\s+){0,3}?(?:istruzioni|regole)\b|"
+          r"\b(?:игнорируй|забудь)\s+(?:\w+\s+){0,3}?(?:инструкции|указания|правила)",
+          needs=()),
+    _rule("directive", "a standing order from now on (another language)", 0.5,
+          r"(?:从现在开始|从今以后|以后)(?:你)?(?:必须|要|只能|总是|永远)|\ba partir de ahora\b|\bdésormais\b|"
+          r"\bà partir de maintenant\b|\bab sofort\b|\bvon nun an\b|\ba partir de agora\b|\bd'ora in poi\b|"
+          r"\bс этого момента\b|\bотныне\b"),
+    _rule("authority", "names the system prompt (another language)", 0.5,
+          r"系统提示|系统指令|\bprompt del sistema\b|\binvite système\b|\bsystem-?prompt\b|\bsystemanweisung\b|"
+          r"\bprompt do sistema\b|\bсистемн(?:ый|ые) (?:промпт|инструкции)\b"),
     # authority: claims to be someone the agent must obey, fake prompt structure
     _rule("authority", "claims to be the agent's developer or operator", 0.75,
           rf"\b(?:i am|i'm|this is|speaking as|as|it's)\s+(?:your|the assistant'?s|the ai'?s|the model'?s)"
