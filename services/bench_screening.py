@@ -8,7 +8,8 @@ then the share of all attacks quarantined, the share of benign samples kept (tar
 Two ways to run it: the classifier alone (default; items screened per second), or
 ``--embedded``: every sample written through the real HTTP ingest of an in-process
 embedded server, each in a session of its own, and the quarantines read back from the
-log (turns recorded per second, screening included). ``--corpus FILE`` runs another
+log (turns recorded per second, screening included; ``--no-screening``: without it, for
+what it costs). ``--corpus FILE`` runs another
 JSON-lines corpus of the same form (``{"label", "family", "source", "text"}``).
 """
 
@@ -47,10 +48,11 @@ def _interaction(i: int, sample: Sample) -> dict[str, Any]:
     return turn
 
 
-async def run_embedded(samples: Sequence[Sample], data_dir: Path | None = None) -> Figures:
-    """The corpus through the embedded server's HTTP ingest; outcomes read from the log."""
+async def run_embedded(samples: Sequence[Sample], data_dir: Path | None = None, screening: bool = True) -> Figures:
+    """The corpus through the embedded server's HTTP ingest; outcomes read from the log.
+    ``screening=False`` measures what ingest does without it (nothing is quarantined)."""
     with tempfile.TemporaryDirectory(prefix="hindsight-bench-screening-") as tmp:
-        settings = Settings(data_dir=data_dir or Path(tmp), max_batch=BATCH)
+        settings = Settings(data_dir=data_dir or Path(tmp), max_batch=BATCH, screening=screening)
         app = create_app(settings)
         async with app.router.lifespan_context(app):
             transport = httpx.ASGITransport(app=app)

@@ -90,6 +90,8 @@ def _parser() -> argparse.ArgumentParser:
     sb.add_argument("--corpus", type=Path, default=None, help="a JSON-lines corpus (default: the shipped one)")
     sb.add_argument("--embedded", action="store_true",
                     help="write every sample through the embedded server's HTTP ingest")
+    sb.add_argument("--no-screening", action="store_true",
+                    help="with --embedded: ingest with screening off, for the throughput it costs")
     sb.add_argument("--json", action="store_true")
     return p
 
@@ -254,7 +256,7 @@ def _bench_screening(args: argparse.Namespace) -> int:
 
     samples = corpus(args.corpus)
     if args.embedded:
-        result = asyncio.run(run_embedded(samples))
+        result = asyncio.run(run_embedded(samples, screening=not args.no_screening))
     else:
         result = run_classifier(samples, load_settings())
     print_screening_bench(result, "embedded server, HTTP ingest" if args.embedded else "classifier", args.json)

@@ -39,14 +39,8 @@ from hindsight_common.security.screening_decode import (
     invisible_count,
     normalise,
 )
-from hindsight_common.security.screening_patterns import (
-    AGENT_ADDRESS,
-    AGENT_WORDS,
-    META,
-    QUOTED,
-    RULES,
-    Family,
-)
+from hindsight_common.security.screening_patterns import RULES, Family
+from hindsight_common.security.screening_words import AGENT_ADDRESS, AGENT_WORDS, META, QUOTED
 from hindsight_common.events.security import Source
 from hindsight_common.security.screening_trust import lowest, threshold, trust_table
 

@@ -16,6 +16,25 @@ import re
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from hindsight_common.security.screening_words import (
+    AGENT,
+    ANSWER,
+    ASKS,
+    DATA,
+    DEST,
+    DROP,
+    EARLIER,
+    GIVEN,
+    PERSIST,
+    ROLE,
+    RULE_NOUNS,
+    RULE_WORDS,
+    SAY,
+    SECRET,
+    WHO,
+    W,
+)
+
 Family = Literal[
     "override", "authority", "directive", "hidden", "encoded", "conditional", "exfiltration", "conflict",
 ]
@@ -51,105 +70,45 @@ def _rule(family: Family, reason: str, weight: float, pattern: str, flags: int =
     return Rule(family, reason, weight, re.compile(pattern, flags), _NEEDS.get(family, ()) if needs is None else needs)
 
 
-_W = r"[\w'’-]+"  # one word
-#: Words every rule of a family needs (see ``Rule.needs``): an override names what it drops.
-_RULE_WORDS = ("instruct", "rule", "directive", "guideline", "guardrail", "prompt", "programming", "constraint",
-               "polic", "order", "command", "restriction", "filter", "training", "configur", "guidance",
-               "safeguard", "limit", "principle", "boundar", "everything", "anything", "all ", "told", "given",
-               "safety", "moderation", "censor", "reset", "factory", "follow", "obey", "ignore", "disregard",
-               "forget", "bypass", "skip")
-_DEST_WORDS = ("@", "://", "webhook", "pastebin", "discord", "telegram", "conversation", "transcript", "other user",
-               "history", "memor", "log")
-_NEEDS: dict[str, tuple[str, ...]] = {"override": _RULE_WORDS}
-_DROP = (r"(?:ignore|disregard|forget|overlook|skip|discard|abandon|bypass|override|overrule|"
-         r"set aside|put aside|throw out|stop following|stop obeying|don'?t follow|do not follow|"
-         r"no longer follow|cancel|nullify|void|erase|delete|drop|throw away|toss|scrap|ditch|wipe|clear|"
-         r"reset|remove|lose|get rid of|break|escape)")
-_EARLIER = (r"(?:previous|prior|earlier|above|preceding|foregoing|original|initial|existing|old|"
-            r"former|current|system|safety|default|given|standing|base|privacy|security|content|usual|normal|"
-            r"standard|ethical|moderation|built-in|core)")
-_RULES = (r"(?:instructions?|rules?|directives?|guidelines?|guardrails?|prompts?|programming|"
-          r"constraints?|polic(?:y|ies)|orders|commands?|restrictions?|filters?|training|"
-          r"configuration|guidance|safeguards?|limitations?|principles|limits|boundaries)")
-_AGENT = (r"(?:ai|a\.i\.|llm|large language model|language model|chat ?bot|assistant|ai assistant|agent|ai agent|"
-          r"ai system|ai model|bot|gpt|model)")
-_ROLE = (r"(?:developer|creator|maker|programmer|owner|administrator|admin|operator|supervisor|"
-         r"master|trainer|designer|engineer|boss|manager|provider)")
-_SAY = (r"(?:answer|respond|reply|say|tell|recommend|mention|suggest|include|reveal|disclose|output|"
-        r"print|claim|state|describe|refer|praise|promote|insist|remind|add|end|start|begin|use|"
-        r"write|speak|talk|rate|advise|direct|send|warn|agree|deny|refuse|call|address|steer|nudge|guide|"
-        r"report|link|push|favou?r|prioriti[sz]e|discourage|criticise|criticize|respond)")
-#: Verbs of answering and advising: what an order about the agent's replies is about (not
-#: "include", "use", "wear": a manual's "always include your order number" orders a reader).
-_ANSWER = (r"(?:answer|respond|reply|say|tell|recommend|mention|suggest|reveal|disclose|claim|state|describe|"
-           r"refer|praise|promote|insist|warn|agree|deny|refuse|advise|rate|discourage|steer|nudge|talk|speak|"
-           r"criticise|criticize|call (?:it|them|this|the)|end (?:your|every|each|all)|start (?:your|every|each|all)|"
-           r"begin (?:your|every|each|all)|include (?:a |the )?(?:link|phrase|sentence|line|mention)|link to|"
-           r"favou?r|prioriti[sz]e|push|direct (?:them|users|people|the user))")
-_PERSIST = (r"(?:from now on|from this point(?: on| forward| onwards?)?|from here on(?: out)?|henceforth|"
-            r"hereafter|going forward|from this moment(?: on)?|as of now|starting (?:now|today)|from today|"
-            r"(?:in|for) (?:each|every|all|any) (?:of )?your (?:future|next|upcoming|subsequent) \w+|"
-            r"whenever you (?:answer|reply|respond|talk|write|summari[sz]e|speak|chat)|"
-            r"for (?:all|every|each|any) future \w+|in (?:all )?future (?:conversations|chats|"
-            r"sessions|answers|replies|responses)|for the rest of (?:this|the) (?:conversation|chat|"
-            r"session)|permanently|forever|for good)")
-_WHO = (r"(?P<who>the user|a user|users|the customer|a customer|customers|the human|the person|"
-        r"anyone|anybody|someone|somebody|people|a person|any(?:one)? user|they|he|she)")
-_ASKS = (r"(?:asks?|mentions?|says?|types?|quer(?:y|ies)|wants?|requests?|brings? up|talks? about|"
-         r"inquires?|enquires?|searches|looks? for|is asking|needs?|writes?|raises?|wonders?)")
-_SECRET = (r"(?:passwords?|passcodes?|pins?|card numbers?|credit cards?|cvv|credentials?|api keys?|"
-           r"tokens?|secrets?|social security|bank (?:details|account)|login|2fa|one-time code)")
-_DATA = (r"(?:conversations?|chats?|chat logs?|transcripts?|histor(?:y|ies)|messages|memor(?:y|ies)|"
-         r"memory store|passwords?|credentials?|api keys?|tokens?|secrets?|personal (?:details|data|"
-         r"information|info)|(?:the )?user'?s \w+|all (?:the |of the )?(?:data|information|messages|"
-         r"files|details|notes)|everything (?:you know|you have|stored|saved)|system prompt|"
-         r"contents|session|card numbers?|contacts|private \w+|saved \w+|stored \w+|everything (?:you|that you) "
-         r"(?:remember|have learned|learned|know about|recall)|their (?:files|data|documents|messages|contacts|"
-         r"photos|history|details|credentials|passwords)|your (?:location|home address|phone number|contacts|passwords?|"
-         r"credentials|messages|files|photos|card details))")
-_GIVEN = (r"(?:you(?:'ve| have)? (?:were |been )?(?:given|received|told|got|configured with|programmed with|"
-          r"trained (?:with|on)|set up with|instructed with)|given to you)")
-_DEST = (r"(?:(?:https?|ftp)://\S+|[\w.+-]+@[\w-]+\.[\w.-]+|webhook|pastebin|discord|telegram|"
-         r"\b[\w-]+\.(?:example|com|net|org|io|ru|cn|xyz|top|info|biz|co)\b)")
-
+_NEEDS: dict[str, tuple[str, ...]] = {"override": RULE_WORDS}
 RULES: tuple[Rule, ...] = (
     # override: dropping the agent's own instructions
     _rule("override", "asks to drop earlier instructions", 0.9,
-          rf"\b{_DROP}\W+(?:{_W}\W+){{0,4}}?{_EARLIER}\W+(?:{_W}\W+){{0,2}}?{_RULES}"),
+          rf"\b{DROP}\W+(?:{W}\W+){{0,4}}?{EARLIER}\W+(?:{W}\W+){{0,2}}?{RULE_NOUNS}"),
     _rule("override", "asks to drop the instructions it was given", 0.85,
-          rf"\b{_DROP}\W+(?:{_W}\W+){{0,4}}?{_RULES}\W+(?:that\s+)?(?:{_GIVEN}|you (?:follow|obey|have)|(?:placed|imposed|put|set) (?:on|upon|for) you|"
+          rf"\b{DROP}\W+(?:{W}\W+){{0,4}}?{RULE_NOUNS}\W+(?:that\s+)?(?:{GIVEN}|you (?:follow|obey|have)|(?:placed|imposed|put|set) (?:on|upon|for) you|"
           rf"you (?:operate|work|run) (?:under|with))"),
     _rule("override", "says the rules it follows are wrong", 0.8,
-          rf"\b{_RULES}\s+(?:that\s+)?you\s+(?:follow|obey|have|were given|operate under|work under)\s+(?:are|is)\s+"
+          rf"\b{RULE_NOUNS}\s+(?:that\s+)?you\s+(?:follow|obey|have|were given|operate under|work under)\s+(?:are|is)\s+"
           r"(?:now\s+|all\s+)?(?:outdated|obsolete|wrong|void|cancel+ed|invalid|replaced|no longer valid|fake|"
           r"mistaken|broken)"),
     _rule("override", "asks to set its rules aside", 0.8,
-          rf"\b(?:set|put|push|leave|cast|lay)\s+(?:all\s+)?(?:of\s+)?(?:your|the|all|any|those|these)\s+(?:{_W}\s+)?"
-          rf"{_RULES}\s+aside\b"),
+          rf"\b(?:set|put|push|leave|cast|lay)\s+(?:all\s+)?(?:of\s+)?(?:your|the|all|any|those|these)\s+(?:{W}\s+)?"
+          rf"{RULE_NOUNS}\s+aside\b"),
     _rule("override", "hands control to someone else", 0.55,
           r"\bdo (?:whatever|anything|everything) (?:the sender|the author|this (?:page|email|message|document)|"
           r"i|we|they|he|she) (?:says?|asks?|tells? you|wants?|requests?|instructs?)\b"),
     _rule("override", "says it need not follow its rules", 0.75,
           rf"\byou (?:no longer|don'?t|do not|won'?t|will not|needn'?t|need not)\s+(?:have|need|got)?\s*(?:to\s+)?"
           rf"(?:follow|obey|respect|observe|stick to|adhere to|abide by|care about)\s+(?:any\s+)?(?:of\s+)?(?:your|the|"
-          rf"those|these|its)\s+(?:{_W}\s+)?{_RULES}|\b(?:i'?ve|i have|we'?ve|we have)\s+(?:unlocked|jailbroken|"
+          rf"those|these|its)\s+(?:{W}\s+)?{RULE_NOUNS}|\b(?:i'?ve|i have|we'?ve|we have)\s+(?:unlocked|jailbroken|"
           r"freed|liberated)\s+you\b|\byou (?:are|'re) (?:now )?(?:unlocked|jailbroken|liberated)\b"),
     _rule("override", "asks to drop the agent's rules", 0.8,
-          rf"\b{_DROP}\W+(?:all\W+|any\W+)?(?:of\W+)?(?:your|the assistant'?s|the model'?s)\W+"
-          rf"(?:{_W}\W+){{0,2}}?{_RULES}"),
+          rf"\b{DROP}\W+(?:all\W+|any\W+)?(?:of\W+)?(?:your|the assistant'?s|the model'?s)\W+"
+          rf"(?:{W}\W+){{0,2}}?{RULE_NOUNS}"),
     _rule("override", "asks to disregard everything before it", 0.8,
           r"\b(?:ignore|disregard|forget)\s+(?:everything|all(?: of)?(?: that| this)?|anything)\s+"
           r"(?:above|before this|prior|earlier|written above|you (?:were|have been|'ve been) told|"
           r"you know|said (?:above|before))"),
     _rule("override", "declares earlier instructions void", 0.85,
-          rf"\b(?:{_EARLIER}\W+(?:{_W}\W+)?{_RULES}|{_RULES}\W+(?:{_W}\W+){{0,2}}?(?:{_GIVEN}|above|before "
-          rf"this|so far|until now)|your\W+(?:{_W}\W+)?{_RULES})\W+(?:{_W}\W+){{0,3}}?(?:(?:(?:are|is|were|was|"
+          rf"\b(?:{EARLIER}\W+(?:{W}\W+)?{RULE_NOUNS}|{RULE_NOUNS}\W+(?:{W}\W+){{0,2}}?(?:{GIVEN}|above|before "
+          rf"this|so far|until now)|your\W+(?:{W}\W+)?{RULE_NOUNS})\W+(?:{W}\W+){{0,3}}?(?:(?:(?:are|is|were|was|"
           r"have been|has been)\W+)?(?:now\W+|just\W+|only\W+|hereby\W+)?(?:void|null|cancel+ed|revoked|invalid|"
           r"no longer valid|overridden|suspended|lifted|a test|fake|not real|a joke|rescinded|withdrawn|"
           r"superseded by (?:this|these|the following))|"
           r"(?:don'?t|do not|no longer|doesn'?t|does not)\W+(?:exist|apply|matter|count|bind you))"),
     _rule("override", "asks to drop rules from earlier context", 0.85,
-          rf"\b{_DROP}\W+(?:{_W}\W+){{0,3}}?{_RULES}\W+(?:{_W}\W+){{0,3}}?(?:your|previous|prior|earlier|"
+          rf"\b{DROP}\W+(?:{W}\W+){{0,3}}?{RULE_NOUNS}\W+(?:{W}\W+){{0,3}}?(?:your|previous|prior|earlier|"
           r"above|original|system|initial)\b"),
     _rule("override", "says what it was told no longer counts", 0.75,
           r"\b(?:whatever|everything|anything|all|what)\s+(?:that\s+)?(?:you were|you've been|you have been|you "
@@ -168,9 +127,9 @@ RULES: tuple[Rule, ...] = (
           r"instructions|what|my)\b|\b(?:follow|obey)\s+(?:only\s+)?the\s+(?:text|steps|instructions)\s+"
           r"(?:below|that follow|in this (?:page|document|message|email))"),
     _rule("override", "asks to act as if it had no rules", 0.8,
-          rf"\byou (?:were|have been|had been|'ve been)?\s*never (?:been )?given (?:any )?{_RULES}|"
-          rf"\b(?:pretend|imagine|act as if|act as though|behave as if|behave as though|as though|assume)\W+(?:that\W+)?(?:{_W}\W+){{0,3}}?(?:your|the|"
-          rf"any|all)\W+(?:{_W}\W+)?{_RULES}|\byou (?:have|had) no (?:{_W}\W+)?{_RULES}"),
+          rf"\byou (?:were|have been|had been|'ve been)?\s*never (?:been )?given (?:any )?{RULE_NOUNS}|"
+          rf"\b(?:pretend|imagine|act as if|act as though|behave as if|behave as though|as though|assume)\W+(?:that\W+)?(?:{W}\W+){{0,3}}?(?:your|the|"
+          rf"any|all)\W+(?:{W}\W+)?{RULE_NOUNS}|\byou (?:have|had) no (?:{W}\W+)?{RULE_NOUNS}"),
     _rule("override", "announces new instructions", 0.5,
           r"\b(?:new|updated|real|actual|revised|true|secret|hidden)\s+(?:task|instructions?|rules?|"
           r"directives?|objective|goal|prompt|orders)\s*(?:[:\-–]|(?:is|are)\b)"),
@@ -204,10 +163,10 @@ RULES: tuple[Rule, ...] = (
     # authority: claims to be someone the agent must obey, fake prompt structure
     _rule("authority", "claims to be the agent's developer or operator", 0.75,
           rf"\b(?:i am|i'm|this is|speaking as|as|it's)\s+(?:your|the assistant'?s|the ai'?s|the model'?s)"
-          rf"\s+(?:{_W}\s+)?{_ROLE}s?\b"),
+          rf"\s+(?:{W}\s+)?{ROLE}s?\b"),
     _rule("authority", "claims to run this assistant", 0.75,
-          rf"\b(?:i am|i'm|we are|we're|this is|as)\s+(?:the|its)\s+(?:{_W}\s+)?{_ROLE}s?\s+(?:of|for|behind)\s+"
-          rf"(?:this|the|you|your)\s*(?:{_AGENT}|system|service|platform|deployment|instance)?\b"),
+          rf"\b(?:i am|i'm|we are|we're|this is|as)\s+(?:the|its)\s+(?:{W}\s+)?{ROLE}s?\s+(?:of|for|behind)\s+"
+          rf"(?:this|the|you|your)\s*(?:{AGENT}|system|service|platform|deployment|instance)?\b"),
     _rule("authority", "invokes superuser powers", 0.5, r"\bsudo\b\s*[:\-]|\bsudo (?:mode|access|command)\b"),
     _rule("authority", "says something obliges it", 0.4,
           r"\b(?:requires|obliges|compels|forces|obligates|mandates)\s+(?:you|the assistant|the ai|the model)\s+to\b"),
@@ -217,7 +176,7 @@ RULES: tuple[Rule, ...] = (
           r"\b(?:from|by|of)\s+your\s+(?:(?:development|dev|engineering|safety|security|ops|ai|model|trust and "
           r"safety)\s+team|developers?|creators?|makers?|operators?|owners?|programmers?|administrators?)\b"),
     _rule("authority", "rewrites the agent's rules", 0.6,
-          rf"\b(?:update|change|modify|rewrite|replace|amend|extend|reset)\s+your\s+(?:{_W}\s+)?(?:{_RULES}|"
+          rf"\b(?:update|change|modify|rewrite|replace|amend|extend|reset)\s+your\s+(?:{W}\s+)?(?:{RULE_NOUNS}|"
           r"system prompt|behaviou?r|persona|memory)"),
     _rule("authority", "claims to be the system or its administrator", 0.35,
           r"\b(?:this is|message from|notice from|speaking for|on behalf of)\s+(?:the|your)\s+(?:system|"
@@ -267,7 +226,7 @@ RULES: tuple[Rule, ...] = (
           r"system)\s*:"),
     _rule("authority", "an assistant turn agreeing to drop its rules", 0.6,
           rf"\bi(?:'ll| will| am going to|'m going to| shall| can)\s+(?:now\s+)?(?:ignore|disregard|bypass|break|drop|"
-          rf"forget|set aside|stop following|no longer follow)\s+(?:all\s+)?(?:of\s+)?my\s+(?:{_W}\s+)?{_RULES}"),
+          rf"forget|set aside|stop following|no longer follow)\s+(?:all\s+)?(?:of\s+)?my\s+(?:{W}\s+)?{RULE_NOUNS}"),
     _rule("authority", "a fake prompt-format turn", 0.6,
           r"\n\s*\n\s*(?:Human|Assistant|H|A)\s*:", 0),
     _rule("authority", "an instruction header", 0.7,
@@ -284,10 +243,10 @@ RULES: tuple[Rule, ...] = (
           r"guardrails|censorship|safeguards)\b"),
     # directive: standing orders about how the agent behaves
     _rule("directive", "a standing order from now on", 0.6,
-          rf"\b{_PERSIST}\W+(?:[\w'’]+\W+){{0,3}}?(?:you|your|always|never|only|act|behave|become|adopt|"
-          rf"pretend|treat|stop|{_SAY})\b"),
+          rf"\b{PERSIST}\W+(?:[\w'’]+\W+){{0,3}}?(?:you|your|always|never|only|act|behave|become|adopt|"
+          rf"pretend|treat|stop|{SAY})\b"),
     _rule("directive", "puts something into every answer", 0.5,
-          rf"\b{_SAY}\w*\b[^.!?\n]{{0,60}}?\b(?:in|into|with|to|at the end of)\s+(?:every|each|all|any)\s+(?:of your\s+)?"
+          rf"\b{SAY}\w*\b[^.!?\n]{{0,60}}?\b(?:in|into|with|to|at the end of)\s+(?:every|each|all|any)\s+(?:of your\s+)?"
           r"(?:reply|replies|answer|answers|response|responses|message|messages|conversation|conversations|"
           r"summary|summaries|output)\b"),
     _rule("directive", "gives the agent a persona", 0.5,
@@ -313,18 +272,18 @@ RULES: tuple[Rule, ...] = (
           rf"(?:^|[.!?;:\n]\s*|\b(?:please|(?:rule|sure|important|remember|need|have) to|you (?:must|should|"
           rf"shall|will|need to|have to)|"
           rf"make sure (?:you|to)|be sure to|remember to)\s+)(?:always|never|only|do not ever|don'?t ever)"
-          rf"\s+{_ANSWER}\w*\b"),
+          rf"\s+{ANSWER}\w*\b"),
     _rule("directive", "orders the agent's future behaviour", 0.55,
           rf"\byou (?:must|should|shall|will|need to|have to|are required to|are to)\s+(?:now\s+)?"
-          rf"(?:always|never|only|from now on|no longer)\s+(?:\w+\s+)?{_ANSWER}\w*\b"),
+          rf"(?:always|never|only|from now on|no longer)\s+(?:\w+\s+)?{ANSWER}\w*\b"),
     _rule("directive", "an always/never order about the agent's audience", 0.5,
-          rf"\b(?:always|never|only)\s+(?:\w+\s+){{0,2}}?{_ANSWER}\w*\b[^.!?\n]{{0,80}}\b(?:the user|users|anyone|"
+          rf"\b(?:always|never|only)\s+(?:\w+\s+){{0,2}}?{ANSWER}\w*\b[^.!?\n]{{0,80}}\b(?:the user|users|anyone|"
           r"everyone|everybody|customers|visitors|readers|others|other users|other people|people|everyone "
           r"else)\b|\b(?:always|never|only)\b[^.!?\n]{0,80}\b(?:the user|users|customers|every (?:question|"
           r"answer|reply|response|message|conversation)|your (?:answers|replies|responses|summar\w+)|the "
           r"conversation)\b"),
     _rule("directive", "tells the agent what it must do", 0.6,
-          rf"\b(?:the |this |any |all )?{_AGENT}s?\s+(?:must|should|shall|will now|is to|has to|needs to|"
+          rf"\b(?:the |this |any |all )?{AGENT}s?\s+(?:must|should|shall|will now|is to|has to|needs to|"
           r"is required to|may not|must not)\b"),
     _rule("directive", "restricts how the agent answers", 0.5,
           r"\b(?:respond|reply|answer)\s+only\b|\bonly\s+(?:respond|reply|answer)\b|\b(?:respond|reply|"
@@ -340,7 +299,7 @@ RULES: tuple[Rule, ...] = (
     # conditional triggers: act later, on a cue
     _rule("conditional", "a trigger that scripts a later answer", 0.55,
           rf"\b(?:when|whenever|if|once|in case|should|any ?time|every time|each time)\s+(?:ever\s+)?"
-          rf"{_WHO}\s+(?:ever\s+)?{_ASKS}\b[^.!?\n]{{0,120}}?(?:[,;:]|\bthen\b)\s*(?:then\s+)?(?:you\s+(?:should|must|"
+          rf"{WHO}\s+(?:ever\s+)?{ASKS}\b[^.!?\n]{{0,120}}?(?:[,;:]|\bthen\b)\s*(?:then\s+)?(?:you\s+(?:should|must|"
           rf"will)\s+)?(?:always\s+|only\s+|just\s+|simply\s+)?(?:add|include|note|tell|say|respond|reply|answer|recommend|claim|direct|send|redirect|"
           rf"inform|insist|suggest|point|push|ask|warn|state|assure|convince|lie|give|provide|link|mention|"
           rf"deny|refuse|steer)\b"),
@@ -354,26 +313,26 @@ RULES: tuple[Rule, ...] = (
           r"warn|state|assure|book|buy|order|click|visit|open|forward|share|deny|refuse|mention|link|steer|"
           r"the (?:correct|right|only|official|proper) (?:answer|response|reply))\b"),
     _rule("conditional", "an answer scripted for a later cue", 0.55,
-          rf"(?:^|[.!?;:\n*]\s*|\b(?:please|and|then|always)\s+){_ANSWER}\w*\b[^.!?\n]{{0,60}}\b(?:every time|whenever|each time|any ?time|when|if|once)\s+(?:ever\s+)?"
-          rf"(?:the user|a user|users|anyone|anybody|someone|somebody|people|customers?)\s+(?:ever\s+)?{_ASKS}\b"),
+          rf"(?:^|[.!?;:\n*]\s*|\b(?:please|and|then|always)\s+){ANSWER}\w*\b[^.!?\n]{{0,60}}\b(?:every time|whenever|each time|any ?time|when|if|once)\s+(?:ever\s+)?"
+          rf"(?:the user|a user|users|anyone|anybody|someone|somebody|people|customers?)\s+(?:ever\s+)?{ASKS}\b"),
     _rule("conditional", "a scripted answer", 0.4,
           r"\b(?:respond|reply|answer)\s+by\s+(?:saying|telling|claiming|stating)\b|\bthe\s+(?:correct|right|"
           r"only|official|proper)\s+(?:answer|response|reply)\s+is\b"),
     _rule("conditional", "a trigger on secrets", 0.5,
-          rf"\b(?:when|whenever|if|once|any ?time|every time)\b[^.!?\n]{{0,60}}\b{_SECRET}\b[^.!?\n]{{0,60}}"
+          rf"\b(?:when|whenever|if|once|any ?time|every time)\b[^.!?\n]{{0,60}}\b{SECRET}\b[^.!?\n]{{0,60}}"
           r"\b(?:ask|tell|have|get|make|request|prompt|send|save|store|note|repeat)\b"),
     _rule("conditional", "asks for secrets", 0.5,
           rf"\b(?:ask|prompt|request|get|collect|have)\s+(?:them|him|her|the user|users|for)\s+"
-          rf"(?:\w+\s+){{0,5}}?{_SECRET}"),
+          rf"(?:\w+\s+){{0,5}}?{SECRET}"),
     _rule("conditional", "asks the reader for secrets", 0.3,
-          rf"\b(?:type|enter|send|share|confirm|provide|reply with)\s+(?:your|their|the)\s+(?:\w+\s+)?{_SECRET}"),
+          rf"\b(?:type|enter|send|share|confirm|provide|reply with)\s+(?:your|their|the)\s+(?:\w+\s+)?{SECRET}"),
     # exfiltration: move data out
     _rule("exfiltration", "asks to send data to an outside address", 0.8,
           rf"\b(?:send|forward|post|upload|e-?mail|mail|transmit|leak|exfiltrate|copy|share|submit|dump|"
           rf"export|relay|sync|deliver|push|paste|beam|pipe|include|collect|gather|harvest|extract|grab|append|"
-          rf"attach|encode|embed|put|add|insert|cc|bcc)\b[^.!?\n]{{0,80}}?\b{_DATA}\b[^.!?\n]{{0,80}}?{_DEST}|"
-          rf"\b{_DATA}\b[^.!?\n]{{0,80}}?\b(?:send|forward|post|upload|e-?mail|transmit|submit|export|relay|"
-          rf"deliver|push|paste|append|attach)\b[^.!?\n]{{0,40}}?{_DEST}"),
+          rf"attach|encode|embed|put|add|insert|cc|bcc)\b[^.!?\n]{{0,80}}?\b{DATA}\b[^.!?\n]{{0,80}}?{DEST}|"
+          rf"\b{DATA}\b[^.!?\n]{{0,80}}?\b(?:send|forward|post|upload|e-?mail|transmit|submit|export|relay|"
+          rf"deliver|push|paste|append|attach)\b[^.!?\n]{{0,40}}?{DEST}"),
     _rule("exfiltration", "asks to pass every conversation on", 0.7,
           r"\b(?:send|forward|copy|cc|bcc|share|transmit|report|relay|mirror)\s+(?:all|every|each|any)\s+(?:of\s+)?"
           r"(?:your|the|this|these)?\s*(?:\w+\s+)?(?:chats?|conversations?|messages|replies|answers|memories|data|"
@@ -387,13 +346,13 @@ RULES: tuple[Rule, ...] = (
           r"memories|info|information|details|conversations|messages|files|secrets|history)\b"),
     _rule("exfiltration", "an address that receives data", 0.25,
           rf"\b(?:send|forward|post|upload|e-?mail|transmit|copy|submit|dump|export|relay)\b[^.!?\n]{{0,100}}?"
-          rf"{_DEST}"),
+          rf"{DEST}"),
     _rule("exfiltration", "an image or link that carries data out", 0.8,
           r"!?\[[^\]]*\]\(\s*(?:https?://)[^)\s]*(?:\{[^}]*\}|\$\{|%7B|<[^>]+>|\[[A-Z_]+\])[^)]*\)|"
           r"(?:https?://)\S*[?&]\w+=\s*(?:\{[^}]*\}|\$\{|<[^>]+>|\[[A-Z_]+\])"),
 )
 
-_WHO_WORDS = ("user", "customer", "anyone", "anybody", "someone", "somebody", "people", "person", "they", "he ",
+WHO_WORDS = ("user", "customer", "anyone", "anybody", "someone", "somebody", "people", "person", "they", "he ",
               "she ", "human", "topic", "asked", "comes up", "mention", "question", "request")
 #: Cheap pre-checks for the rules that are expensive to try everywhere (by reason).
 _NEEDS_BY_REASON: dict[str, tuple[str, ...]] = {
@@ -404,44 +363,8 @@ _NEEDS_BY_REASON: dict[str, tuple[str, ...]] = {
                                                          "other user"),
     "puts something into every answer": ("every", "each", "all ", "any "),
     "tells it what to do to the user": ("user", "customer"),
-    "a trigger that scripts a later answer": _WHO_WORDS,
+    "a trigger that scripts a later answer": WHO_WORDS,
     "an always/never order about the agent's audience": ("always", "never", "only"),
     "an always/never order about answers": ("always", "never", "only", "don't ever", "do not ever"),
 }
 RULES = tuple(replace(r, needs=_NEEDS_BY_REASON.get(r.reason, r.needs)) for r in RULES)
-#: AGENT_ADDRESS can only match text naming an AI of some kind.
-AGENT_WORDS = ("ai", "a.i.", "llm", "language model", "bot", "assistant", "agent", "gpt", "model", "machine",
-               "automated")
-
-#: Words that mark text as *talking about* attacks (security training, research, a filter's
-#: test cases): a sign that sits inside quotes in such text is a quotation, not an order.
-META = re.compile(
-    r"\b(?:attack(?:er|ers|s)?|injections?|jailbreak\w*|phishing|malicious|security|red team\w*|"
-    r"examples?|e\.g\.|such as|like when|phrases?|strings?|filters?|detect\w*|classif\w*|training|"
-    r"paper|article|researchers?|a common|warn\w*|scam\w*|suspicious|spam|"
-    r"pattern\w*|test cases?|fraud\w*|hack\w*|exploit\w*|prompts?|tested|testing|workshop|demo\w*|"
-    r"lecture|course|slides|blog|tweet|scam\w*)\b",
-    re.I,
-)
-QUOTED = re.compile(r"\"[^\"\n]{3,400}\"|“[^”\n]{3,400}”|(?<!\w)'[^'\n]{3,400}'(?!\w)|«[^»\n]{3,400}»")
-
-#: Text that speaks to an AI that happens to read it (a web page, a document, an e-mail
-#: talking past the human to the agent): rarely innocent in content the agent fetched.
-AGENT_ADDRESS = re.compile(
-    rf"\b{_AGENT}s?\s+(?:that (?:is |are )?)?(?:reading|processing|parsing|summari[sz]ing|browsing|"
-    r"analy[sz]ing|seeing|scanning|crawling|ingesting|indexing)\s+(?:this|these|the following|my|our)\b|"
-    rf"\bif you(?: are|'re)\s+(?:an?\s+)?(?:ai|llm|language model|assistant|bot|chat ?bot|agent|automated|"
-    r"gpt|machine)\b|"
-    rf"\b(?:note|message|instructions?|attention|memo|notice|hint|a word|directive|order|command|request|important|"
-    rf"info|information|guidance|policy|rules?)\s*(?:to|for|,|:)?\s+(?:the\s+|any\s+|"
-    rf"all\s+)?(?:ai\s+|automated\s+)?{_AGENT}s?\b(?!\s+(?:at|in|on|of|from|who|manager|director|desk|coach))|"
-    rf"\b(?:this|the following|the next)\s+(?:text|message|note|section|part|content|page|paragraph|line)s?\s+"
-    rf"(?:is|are)\s+(?:only\s+)?(?:for|to|meant for|intended for|addressed to|written for)\s+(?:the\s+|any\s+|all\s+)?"
-    rf"{_AGENT}s?\b|\bfor (?:ai|llm|language model|assistant|agent|bot|gpt)s?(?: models?| systems?)? only\b|"
-    rf"(?:^|[\n>(\[\-]|--)\s*(?:to|for|attn:?|attention:?)\s+(?:the\s+|any\s+|all\s+)?{_AGENT}s?\s*[:,]|"
-    rf"\bdear\s+(?:ai|llm|chat ?bot|ai assistant|ai agent|language model|gpt|model)\b|"
-    rf"(?:^|[\s>(\[\-\"'])(?:dear\s+|hey\s+|hello\s+)?(?:ai|assistant|ai assistant|ai agent|agent|llm|model|"
-    r"chat ?bot|gpt)\s*[:,]\s+(?:please\s+)?(?:summari[sz]e|describe|mark|classify|label|treat|ignore|forget|disregard|tell|say|send|forward|copy|recommend|"
-    r"reveal|always|never|do|don'?t|you|from|respond|reply|rate|remember|store|delete|insist|output)\b",
-    re.I,
-)
