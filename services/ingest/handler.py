@@ -7,6 +7,7 @@ in-sync replicas). Redaction, screening, signing and encryption hook in here
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 from uuid import UUID
@@ -128,7 +129,8 @@ class Ingest:
             )
         # Quarantines go after every turn of the batch in the same all-or-nothing append
         # (see security/screening_events.py), so the first len(events) entries are the turns.
-        held = screen_interactions(self._screener, events, sources) if self._screener else []
+        # Screening is CPU work (about a millisecond a turn): off the event loop.
+        held = await asyncio.to_thread(screen_interactions, self._screener, events, sources) if self._screener else []
         appended = (await self._log.append(INTERACTIONS, [*events, *held], idempotency=idempotency))[: len(events)]
         replayed = any(a.event_id != e.event_id for a, e in zip(appended, events, strict=False))
         return IngestResponse(

@@ -210,7 +210,7 @@ class Reflect:
                 tenant=episode.tenant, user=episode.user, occurred_at=now, memory_id=uuid.UUID(r.memory_id),
                 session=episode.session, source_event_ids=tuple(uuid.UUID(i) for i in r.source_event_ids),
                 source_external_ids=r.source_external_ids, confidence=0.8))
-        events = self._screened(episode, events, remembered)
+        events = await asyncio.to_thread(self._screened, episode, events, remembered)  # CPU work
         if events:
             await self._log.append(MEMORIES, events)  # durable before the state moves on
         await self._state.remember(episode.tenant, episode.user, remembered)

@@ -356,7 +356,21 @@ WHO_WORDS = ("user", "customer", "anyone", "anybody", "someone", "somebody", "pe
               "she ", "human", "topic", "asked", "comes up", "mention", "question", "request")
 #: Cheap pre-checks for the rules that are expensive to try everywhere (by reason).
 _NEEDS_BY_REASON: dict[str, tuple[str, ...]] = {
-    "asks to send data to an outside address": ("@", "://", "webhook", "pastebin", "discord", "telegram", "."),
+    "asks to send data to an outside address": ("@", "://", "webhook", "pastebin", "discord", "telegram", ".example",
+                                                 ".com", ".net", ".org", ".io", ".ru", ".cn", ".xyz", ".top", ".info",
+                                                 ".biz", ".co"),
+    "asks to drop earlier instructions (another language)": (
+        "忽略", "无视", "忽视", "不要理会", "忘记", "忘掉", "ignor", "olvida", "descarta", "omite", "oublie", "vergiss",
+        "missachte", "esque", "desconsidere", "dimentica", "игнорир", "забудь"),
+    "a standing order from now on (another language)": (
+        "从现在开始", "从今以后", "以后", "a partir de", "désormais", "à partir de maintenant", "ab sofort", "von nun an",
+        "d'ora in poi", "с этого момента", "отныне"),
+    "names the system prompt (another language)": ("系统", "prompt", "invite", "system", "сист"),
+    "tells the agent what it must do": ("ai", "llm", "model", "bot", "assistant", "agent", "gpt"),
+    "asks to pass every conversation on": ("all ", "every", "each", "any "),
+    "a standing order from now on": ("from now", "from this", "from here", "henceforth", "hereafter", "going forward",
+                                     "as of now", "starting", "from today", "future", "whenever you", "for the rest",
+                                     "permanently", "forever", "for good"),
     "an address that receives data": ("@", "://", "webhook", "pastebin", "discord", "telegram"),
     "an image or link that carries data out": ("://",),
     "asks for past conversations or other users' data": ("conversation", "chat", "message", "memor", "session",
