@@ -40,7 +40,7 @@ from hindsight_common.security.screening_decode import (
     normalise,
 )
 from hindsight_common.security.screening_patterns import RULES, Family
-from hindsight_common.security.screening_words import AGENT_ADDRESS, AGENT_WORDS, META, QUOTED
+from hindsight_common.security.screening_words import AGENT_ADDRESS, AGENT_WORDS, META, ORDER_START, QUOTED
 from hindsight_common.events.security import Source
 from hindsight_common.security.screening_trust import lowest, threshold, trust_table
 
@@ -152,8 +152,11 @@ def findings_of(text: str, layer: str = "text", depth: int = 0) -> list[Finding]
     if hidden:
         out.append(Finding("hidden", f"{hidden} invisible character(s)", 0.3 if hidden < 3 else 0.45, layer))
     lowered = norm.lower()
-    if any(w in lowered for w in AGENT_WORDS) and AGENT_ADDRESS.search(norm):
-        out.append(Finding("hidden", "addresses an AI reading the content", 0.65, layer))
+    address = AGENT_ADDRESS.search(norm) if any(w in lowered for w in AGENT_WORDS) else None
+    if address is not None:
+        quoted = any(a <= address.start() and address.end() <= b for a, b in _quoted_spans(norm))
+        out.append(Finding("hidden", "addresses an AI reading the content", 0.65 * (_QUOTE_DISCOUNT if quoted else 1),
+                           layer))
     for found in hidden_layers(text):
         inner = findings_of(found.text, found.how, depth + 1)
         if combine(inner) >= 0.3:
@@ -169,7 +172,10 @@ def findings_of(text: str, layer: str = "text", depth: int = 0) -> list[Finding]
         score = combine(inner)
         # A reading of the whole text (rot13, digits as letters) matters only when it says
         # much more than the text itself; an extracted payload whenever it orders.
-        if score >= 0.5 and (not whole or score > plain + 0.2):
+        if not whole and score < 0.5 and ORDER_START.match(found.text):
+            # Data has no reason to be encoded as a sentence that gives orders.
+            out.append(Finding("encoded", f"{found.how} payload that decodes to an order", 0.6, layer))
+        elif score >= 0.5 and (not whole or score > plain + 0.2):
             families = ", ".join(sorted({f.family for f in inner if f.weight >= 0.3}))
             out.append(Finding("encoded", f"{found.how} payload that decodes to {families}",
                                max(0.75, score), layer))

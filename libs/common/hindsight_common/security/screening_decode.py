@@ -44,6 +44,9 @@ _WORD = re.compile(r"[A-Za-z]+")
 _COMMON = frozenset(
     "the a an and or to of in on at for is are was were be it this that you your i me my we our he she "
     "they them with as by from not do have has will can all so if but what just about up out no yes".split())
+_CHAT_WORDS = {"u": "you", "ur": "your", "pls": "please", "plz": "please", "ppl": "people", "msg": "message",
+               "msgs": "messages", "prev": "previous", "instrs": "instructions"}
+_CHAT_WORD = re.compile(r"(?<![\w'’])(?:" + "|".join(_CHAT_WORDS) + r")(?![\w'’])", re.I)
 MAX_CANDIDATES = 4
 MAX_DECODED = 4000
 
@@ -60,7 +63,9 @@ def normalise(text: str) -> str:
     """Compatibility-folded (NFKC: full-width and styled letters become plain ones), without
     invisible characters, whitespace collapsed. Screening matches on this form."""
     folded = unicodedata.normalize("NFKC", text)
-    return re.sub(r"[ \t\r\f\v]+", " ", INVISIBLE.sub("", folded))
+    plain = re.sub(r"[ \t\r\f\v]+", " ", INVISIBLE.sub("", folded))
+    # Chat spelling ("forget ur rules", "can u") reads as the words it stands for.
+    return _CHAT_WORD.sub(lambda m: _CHAT_WORDS[m.group(0).lower()], plain)
 
 
 def invisible_count(text: str) -> int:

@@ -13,7 +13,8 @@ RULE_WORDS = ("instruct", "rule", "directive", "guideline", "guardrail", "prompt
               "polic", "order", "command", "restriction", "filter", "training", "configur", "guidance",
               "safeguard", "limit", "principle", "boundar", "everything", "anything", "all ", "told", "given",
               "safety", "moderation", "censor", "reset", "factory", "follow", "obey", "ignore", "disregard",
-              "forget", "bypass", "skip")
+              "forget", "bypass", "skip", "direction", "none of", "setup", "real ", "actual ", "new context",
+              "simulation")
 DROP = (r"(?:ignore|disregard|forget|overlook|skip|discard|abandon|bypass|override|overrule|"
         r"set aside|put aside|throw out|stop following|stop obeying|don'?t follow|do not follow|"
         r"no longer follow|cancel|nullify|void|erase|delete|drop|throw away|toss|scrap|ditch|wipe|clear|"
@@ -41,6 +42,7 @@ ANSWER = (r"(?:answer|respond|reply|say|tell|recommend|mention|suggest|reveal|di
           r"favou?r|prioriti[sz]e|push|direct (?:them|users|people|the user))")
 PERSIST = (r"(?:from now on|from this point(?: on| forward| onwards?)?|from here on(?: out)?|henceforth|"
            r"hereafter|going forward|from this moment(?: on)?|as of now|starting (?:now|today)|from today|"
+           r"from now\b|in (?:every|each|all|any) (?:conversation|chat|session|reply|answer)s?|"
            r"(?:in|for) (?:each|every|all|any) (?:of )?your (?:future|next|upcoming|subsequent) \w+|"
            r"whenever you (?:answer|reply|respond|talk|write|summari[sz]e|speak|chat)|"
            r"for (?:all|every|each|any) future \w+|in (?:all )?future (?:conversations|chats|"
@@ -59,7 +61,8 @@ DATA = (r"(?:conversations?|chats?|chat logs?|transcripts?|histor(?:y|ies)|messa
         r"contents|session|card numbers?|contacts|private \w+|saved \w+|stored \w+|everything (?:you|that you) "
         r"(?:remember|have learned|learned|know about|recall)|their (?:files|data|documents|messages|contacts|"
         r"photos|history|details|credentials|passwords)|your (?:location|home address|phone number|contacts|passwords?|"
-        r"credentials|messages|files|photos|card details))")
+        r"credentials|messages|files|photos|card details)|everything (?:the user|they|he|she) (?:told|said|shared|gave|"
+       r"wrote))")
 GIVEN = (r"(?:you(?:'ve| have)? (?:were |been )?(?:given|received|told|got|configured with|programmed with|"
          r"trained (?:with|on)|set up with|instructed with)|given to you)")
 DEST = (r"(?:(?:https?|ftp)://\S+|[\w.+-]+@[\w-]+\.[\w.-]+|webhook|pastebin|discord|telegram|"
@@ -76,7 +79,8 @@ META = re.compile(
     r"examples?|e\.g\.|such as|like when|phrases?|strings?|filters?|detect\w*|classif\w*|training|"
     r"paper|article|researchers?|a common|warn\w*|scam\w*|suspicious|spam|"
     r"pattern\w*|test cases?|fraud\w*|hack\w*|exploit\w*|prompts?|tested|testing|workshop|demo\w*|"
-    r"lecture|course|slides|blog|tweet|scam\w*)\b",
+    r"lecture|course|slides|blog|tweet|scam\w*|hidden instructions?|injected|ignored|did not follow|"
+    r"didn'?t follow|refused)\b",
     re.I,
 )
 QUOTED = re.compile(r"\"[^\"\n]{3,400}\"|“[^”\n]{3,400}”|(?<!\w)'[^'\n]{3,400}'(?!\w)|«[^»\n]{3,400}»")
@@ -99,5 +103,14 @@ AGENT_ADDRESS = re.compile(
     rf"(?:^|[\s>(\[\-\"'])(?:dear\s+|hey\s+|hello\s+)?(?:ai|assistant|ai assistant|ai agent|agent|llm|model|"
     r"chat ?bot|gpt)\s*[:,]\s+(?:please\s+)?(?:summari[sz]e|describe|mark|classify|label|treat|ignore|forget|disregard|tell|say|send|forward|copy|recommend|"
     r"reveal|always|never|do|don'?t|you|from|respond|reply|rate|remember|store|delete|insist|output)\b",
+    re.I,
+)
+
+#: A decoded payload that opens like an order (base64 of "Tell the user ...").
+ORDER_START = re.compile(
+    r"\s*(?:please\s+|now\s+)?(?:tell|send|reveal|share|recommend|say|answer|respond|reply|ignore|forget|disregard|"
+    r"list|output|print|export|leak|delete|insist|advise|describe|mark|rate|suggest|confirm|repeat|summari[sz]e|"
+    r"submit|follow|obey|act|pretend|become|switch|enable|disable|grant|approve|append|add|include|remember|"
+    r"store|save|memori[sz]e|always|never|you|from now on|do not|don'?t|assistant|system)\b",
     re.I,
 )
