@@ -23,7 +23,7 @@ INVISIBLE = re.compile("[\u200b\u200c\u200e\u200f\u2060-\u2064\u2066-\u2069\u202
 _COMMENT = re.compile(r"<!--(.*?)(?:-->|$)", re.S)
 _HIDING_STYLE = re.compile(
     r"<(\w+)[^>]*style\s*=\s*[\"'][^\"']*(?:color\s*:\s*(?:white|#fff\b|#ffffff|rgba?\(\s*255\s*,\s*255\s*,"
-    r"\s*255)|font-size\s*:\s*0|display\s*:\s*none|visibility\s*:\s*hidden|opacity\s*:\s*0(?:\.0+)?\b|"
+    r"\s*255)|font-size\s*:\s*(?:0|1(?:\.\d+)?(?:px|pt))\b|color\s*:\s*#f[a-f]f[a-f]f[a-f]\b|display\s*:\s*none|visibility\s*:\s*hidden|opacity\s*:\s*0(?:\.0+)?\b|"
     r"height\s*:\s*0|width\s*:\s*0)[^\"']*[\"'][^>]*>(.*?)(?:</\1>|$)",
     re.I | re.S,
 )

@@ -58,9 +58,11 @@ CLAIMS: tuple[Rule, ...] = (
           r"(?:above|before this|prior|earlier|written above|you (?:were|have been|'ve been) told|"
           r"you know|said (?:above|before))"),
     rule("override", "declares earlier instructions void", 0.85,
-          rf"\b(?:{EARLIER}\W+(?:{W}\W+)?{RULE_NOUNS}|{RULE_NOUNS}\W+(?:{W}\W+){{0,2}}?(?:{GIVEN}|above|before "
+          rf"\b(?:{EARLIER}\W+(?:{W}\W+)?{RULE_NOUNS}(?!\s+(?:for|of|on|about|in|from|regarding)\s+(?!you\b))|"
+          rf"{RULE_NOUNS}\W+(?:{W}\W+){{0,2}}?(?:{GIVEN}|above|before "
           rf"this|so far|until now)|your\W+(?:{W}\W+)?{RULE_NOUNS})\W+(?:{W}\W+){{0,3}}?(?:(?:(?:are|is|were|was|"
           r"have been|has been)\W+)?(?:now\W+|just\W+|only\W+|hereby\W+)?(?:void|null|cancel+ed|revoked|invalid|"
+          r"switched off|turned off|disabled|removed|off|"
           r"no longer valid|overridden|suspended|lifted|a test|fake|not real|a joke|rescinded|withdrawn|"
           r"superseded by (?:this|these|the following))|"
           r"(?:don'?t|do not|no longer|doesn'?t|does not)\W+(?:exist|apply|matter|count|bind you))"),
@@ -93,7 +95,7 @@ CLAIMS: tuple[Rule, ...] = (
     rule("override", "asks to turn off safeguards", 0.65,
           r"\b(?:disable|turn off|deactivate|remove|switch off|bypass|lift|suspend|circumvent)\s+"
           r"(?:your|the|all|any)?\s*(?:\w+\s+)?(?:filters?|safety|safeguards?|guardrails?|restrictions|"
-          r"moderation|content polic\w+|limits|censorship)"),
+          r"moderation|content polic\w+|limits|censorship|logging|monitoring|auditing|audit|tracking)"),
     rule("override", "declares safeguards disabled", 0.65,
           r"\b(?:safety|security|content|moderation|compliance|filter|guardrails?)\s+(?:mode|filters?|checks?|rules)\s+"
           r"(?:is\s+|are\s+)?"
@@ -120,7 +122,7 @@ CLAIMS: tuple[Rule, ...] = (
           r"\bprompt do sistema\b|\bсистемн(?:ый|ые) (?:промпт|инструкции)\b"),
     # authority: claims to be someone the agent must obey, fake prompt structure
     rule("authority", "claims to be the agent's developer or operator", 0.75,
-          rf"\b(?:i am|i'm|this is|speaking as|as|it's)\s+(?:your|the assistant'?s|the ai'?s|the model'?s)"
+          rf"\b(?:i am|i'm|this is|speaking as|as|it's)\s+(?:\w+\s+)?(?:your|the assistant'?s|the ai'?s|the model'?s)"
           rf"\s+(?:{W}\s+)?{ROLE}s?\b"),
     rule("authority", "claims to run this assistant", 0.75,
           rf"\b(?:i am|i'm|we are|we're|this is|as)\s+(?:the|its)\s+(?:{W}\s+)?{ROLE}s?\s+(?:of|for|behind)\s+"
@@ -135,7 +137,8 @@ CLAIMS: tuple[Rule, ...] = (
           r"\bi (?:hereby )?(?:order|command|instruct|direct|authori[sz]e) you to\b"),
     rule("authority", "claims to come from the agent's makers", 0.55,
           r"\b(?:from|by|of)\s+your\s+(?:(?:development|dev|engineering|safety|security|ops|ai|model|trust and "
-          r"safety)\s+team|developers?|creators?|makers?|operators?|owners?|programmers?|administrators?)\b"),
+          r"safety)\s+team|developers?|creators?|makers?|operators?|owners?|programmers?|administrators?|"
+          r"(?:ai\s+|model\s+|llm\s+)?(?:provider|vendor|company)(?:'s)?)\b"),
     rule("authority", "rewrites the agent's rules", 0.6,
           rf"\b(?:update|change|modify|rewrite|replace|amend|extend|reset)\s+your\s+(?:{W}\s+)?(?:{RULE_NOUNS}|"
           r"system prompt|behaviou?r|persona|memory)"),

@@ -36,6 +36,7 @@ ORDERS: tuple[Rule, ...] = (
     rule("directive", "sets what every answer must say", 0.55,
           r"\b(?:every|each|all|any)\s+(?:\w+\s+)?(?:answer|reply|replies|response|summary|summaries|message|"
           r"recommendation|output)s?\s+(?:(?:you|that you)\s+(?:write|give|produce|send|make|generate)\s+)?"
+          r"(?:\w+\s+){0,3}?"
           r"(?:must|should|shall|has to|have to|needs? to|will)\b"),
     rule("directive", "tells it what it is required to do", 0.5,
           r"\b(?:you are|you're)\s+(?:now\s+|hereby\s+)?(?:(?:required|obliged|obligated|instructed|ordered|"
@@ -85,7 +86,7 @@ ORDERS: tuple[Rule, ...] = (
     # conditional triggers: act later, on a cue
     rule("conditional", "a trigger that scripts a later answer", 0.55,
           rf"\b(?:when|whenever|if|once|in case|should|any ?time|every time|each time)\s+(?:ever\s+)?"
-          rf"{WHO}\s+(?:ever\s+)?{ASKS}\b[^.!?\n]{{0,120}}?(?:[,;:]|\bthen\b)\s*(?:then\s+)?(?:you\s+(?:should|must|"
+          rf"{WHO}\s+(?:(?:chatting|talking|speaking|writing) (?:with|to) you\s+)?(?:ever\s+)?{ASKS}\b[^.!?\n]{{0,120}}?(?:[,;:]|\bthen\b)\s*(?:then\s+)?(?:you\s+(?:should|must|"
           rf"will)\s+)?(?:always\s+|only\s+|just\s+|simply\s+)?(?:advise|urge|encourage|persuade|convince|add|"
           rf"include|note|tell|say|respond|reply|answer|recommend|claim|direct|send|redirect|"
           rf"inform|insist|suggest|point|push|ask|warn|state|assure|convince|lie|give|provide|link|mention|"

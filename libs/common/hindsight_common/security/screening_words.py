@@ -64,7 +64,8 @@ DATA = (r"(?:conversations?|chats?|chat logs?|transcripts?|histor(?:y|ies)|messa
         r"credentials|messages|files|photos|card details)|everything (?:the user|they|he|she) (?:told|said|shared|gave|"
        r"wrote))")
 GIVEN = (r"(?:you(?:'ve| have)? (?:were |been )?(?:given|received|told|got|configured with|programmed with|"
-         r"trained (?:with|on)|set up with|instructed with)|given to you)")
+         r"trained (?:with|on)|set up with|instructed with|shipped with|built with|deployed with|loaded with)|"
+         r"given to you)")
 DEST = (r"(?:(?:https?|ftp)://\S+|[\w.+-]+@[\w-]+\.[\w.-]+|webhook|pastebin|discord|telegram|"
         r"\b[\w-]+\.(?:example|com|net|org|io|ru|cn|xyz|top|info|biz|co)\b)")
 
@@ -101,7 +102,8 @@ AGENT_ADDRESS = re.compile(
     rf"(?:^|[\n>(\[\-]|--)\s*(?:to|for|attn:?|attention:?)\s+(?:the\s+|any\s+|all\s+)?{AGENT}s?\s*[:,]|"
     rf"\bdear\s+(?:ai|llm|chat ?bot|ai assistant|ai agent|language model|gpt|model)\b|"
     rf"(?:^|[\s>(\[\-\"'])(?:dear\s+|hey\s+|hello\s+)?(?:ai|assistant|ai assistant|ai agent|agent|llm|model|"
-    r"chat ?bot|gpt)\s*[:,]\s+(?:please\s+)?(?:summari[sz]e|describe|mark|classify|label|treat|ignore|forget|disregard|tell|say|send|forward|copy|recommend|"
+    r"chat ?bot|bot|gpt)\s*[:,]\s+(?:please\s+)?(?:message|inform|notify|email|text|contact|alert|urge|ask|"
+    r"summari[sz]e|describe|mark|classify|label|treat|ignore|forget|disregard|tell|say|send|forward|copy|recommend|"
     r"reveal|always|never|do|don'?t|you|from|respond|reply|rate|remember|store|delete|insist|output)\b",
     re.I,
 )
