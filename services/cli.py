@@ -85,6 +85,9 @@ def _parser() -> argparse.ArgumentParser:
     rcb.add_argument("--json", action="store_true")
     rb = bsub.add_parser("reflect", help="offline reflector precision/recall on the labelled sets")
     rb.add_argument("--json", action="store_true")
+    from hindsight_services.bench_security import add_arguments as add_security_arguments  # light
+
+    add_security_arguments(bsub.add_parser("security", help="PII redaction precision/recall on the labelled corpus"))
     # Temporary: the lead merges this into "bench security" beside the PII section.
     sb = bsub.add_parser("screening", help="injection screening: precision/recall per attack family")
     sb.add_argument("--corpus", type=Path, default=None, help="a JSON-lines corpus (default: the shipped one)")
@@ -121,6 +124,8 @@ def main(argv: list[str] | None = None) -> int:
             return asyncio.run(_bench_recall(args))
         if args.command == "bench" and args.bench == "reflect":
             return _bench_reflect(args)
+        if args.command == "bench" and args.bench == "security":
+            return _bench_security(args)
         if args.command == "bench" and args.bench == "screening":
             return _bench_screening(args)
     except HindsightError as e:
@@ -140,9 +145,15 @@ def _serve(args: argparse.Namespace) -> int:
 
     from hindsight_services.embedded import create_app
 
+    from hindsight_common.telemetry import shutdown_tracing
+    from hindsight_services.observability import setup_process
+
     settings = load_settings(host=args.host, port=args.port, data_dir=args.data_dir, grpc_port=args.grpc_port)
+    setup_process("embedded", settings, "text")
     app = create_app(settings, serve_grpc=True)
-    uvicorn.run(app, host=settings.host, port=settings.port, log_level="info")
+    # log_config=None: uvicorn's loggers go through the handler setup_process installed.
+    uvicorn.run(app, host=settings.host, port=settings.port, log_level="info", log_config=None)
+    shutdown_tracing()
     return 0
 
 
@@ -151,9 +162,14 @@ def _run_service(args: argparse.Namespace) -> int:
 
     from hindsight_services.process import create_service_app
 
+    from hindsight_common.telemetry import shutdown_tracing
+    from hindsight_services.observability import setup_process
+
     settings = load_settings(host=args.host, port=args.port, grpc_port=args.grpc_port)
+    setup_process(args.service, settings, "json")
     app = create_service_app(args.service, settings)
-    uvicorn.run(app, host=settings.host, port=settings.port, log_level="info")
+    uvicorn.run(app, host=settings.host, port=settings.port, log_level="info", log_config=None)
+    shutdown_tracing()
     return 0
 
 
@@ -296,6 +312,15 @@ def _bench_reflect(args: argparse.Namespace) -> int:
             print(f"  {k.kind:<11} P={k.precision:.3f} R={k.recall:.3f} F1={k.f1:.3f}")
     if args.json:
         print(json.dumps(out))
+    return 0
+
+
+def _bench_security(args: argparse.Namespace) -> int:
+    from hindsight_services.bench_security import print_sections, run_security_bench
+
+    if args.pii_corpus and not args.pii_corpus.is_file():
+        raise SystemExit(f"hindsight: no corpus file at {args.pii_corpus}")
+    print_sections(run_security_bench(args), args.json)
     return 0
 
 

@@ -43,13 +43,16 @@ from hindsight_common.recall.access import AccessRecorder, access_lookup
 from hindsight_common.recall.engine import RecallEngine, RecallSettings
 from hindsight_common.recall.presets import PRESETS, Preset
 from hindsight_common.settings import Settings
+from hindsight_common.telemetry import TracedLog
 from hindsight_common.text.tokens import count_tokens
+from hindsight_services import api_docs
 from hindsight_services.consolidate import wiring as consolidate_wiring
 from hindsight_services.embed import wiring as embed_wiring
 from hindsight_services.grpc_api.server import GrpcGateway, build_server
 from hindsight_services.http import install_error_handlers
 from hindsight_services.ingest import wiring as ingest_wiring
 from hindsight_services.ingest.handler import Ingest
+from hindsight_services.observability import FASTAPI_TELEMETRY, install_telemetry
 from hindsight_services.project import wiring as project_wiring
 from hindsight_services.query import wiring as query_wiring
 from hindsight_services.query.handler import Query
@@ -111,7 +114,7 @@ class EmbeddedRuntime:
 
     async def start(self) -> None:
         self._lock = lock_data_dir(self.settings)
-        self.log = make_log(self.settings)
+        self.log = TracedLog(make_log(self.settings))  # appends traced and counted
         self.embedder = self._given_embedder or make_embedder(self.settings)
         await self.embedder.embed(["warm up"])  # load the model before saying ready
         reranker = self._given_reranker or make_reranker(self.settings)
@@ -241,10 +244,13 @@ def create_app(
                 await grpc_gateway.stop()
             await runtime.stop()
 
-    app = FastAPI(title="Hindsight", version="0.1.0", lifespan=lifespan)
+    app = FastAPI(title="Hindsight", version="0.1.0", lifespan=lifespan, telemetry=FASTAPI_TELEMETRY,
+                  generate_unique_id_function=api_docs.operation_id)
     app.state.runtime = runtime
     app.state.ready = False
     install_error_handlers(app)
+    api_docs.install(app, settings, presets=tuple(presets))
+    install_telemetry(app, "embedded", lambda: getattr(runtime, "log", None), lambda: runtime.consumers)
 
     @app.get("/healthz")
     async def healthz() -> JSONResponse:
@@ -252,10 +258,8 @@ def create_app(
         ok = bool(app.state.ready)
         return JSONResponse({"status": "ok" if ok else "starting"}, status_code=200 if ok else 503)
 
-    @app.get("/v1/status")
+    @app.get("/v1/status", description=api_docs.STATUS_DESCRIPTION, responses=api_docs.EVERY_ROUTE)
     async def status() -> dict[str, Any]:
-        """Log heads and each consumer's position: ``caught_up`` means every
-        write acknowledged so far is visible to recall."""
         return await runtime.status()
 
     app.include_router(ingest_wiring.router(lambda: runtime.log, settings))

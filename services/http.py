@@ -14,7 +14,8 @@ from __future__ import annotations
 import json
 import logging
 from http import HTTPStatus
-from typing import Any, TypeVar
+from types import UnionType
+from typing import Any, TypeVar, Union, get_args, get_origin
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -101,6 +102,27 @@ async def parse_body(request: Request, model: type[M], max_bytes: int) -> tuple[
         raise InvalidInput(
             f"invalid {model.__name__}", problems_from_pydantic(e.errors(), drop_prefix=())
         ) from e
+
+
+def _many_valued(annotation: Any) -> bool:
+    origin = get_origin(annotation)
+    if origin in (list, tuple, set, frozenset):
+        return True
+    return any(_many_valued(a) for a in get_args(annotation)) if origin in (Union, UnionType) else False
+
+
+def single_valued_query(request: Request) -> None:
+    """A route dependency: a query parameter that takes one value, given several times, is
+    a 422 naming it (FastAPI would silently keep the last one)."""
+    dependant = getattr(request.scope.get("route"), "dependant", None)
+    for param in getattr(dependant, "query_params", ()):
+        if _many_valued(param.field_info.annotation):
+            continue
+        if len(request.query_params.getlist(param.alias)) > 1:
+            raise InvalidInput(
+                f"query parameter {param.alias} was given more than once",
+                [Problem(f"query.{param.alias}", "give it once; it takes a single value")],
+            )
 
 
 class MalformedJson(InvalidInput):

@@ -1,8 +1,8 @@
 """Cluster mode: each service in its own process (``hindsight run <service>``).
 
 Every process is configured only by ``HINDSIGHT_*`` variables, serves
-``GET /healthz`` on ``HINDSIGHT_PORT``, and talks to the others only through
-the log (Kafka). ``query`` is the gateway: it serves the same HTTP API as the
+``GET /healthz`` and ``GET /metrics`` (Prometheus) on ``HINDSIGHT_PORT``, and talks to
+the others only through the log (Kafka). ``query`` is the gateway: it serves the same HTTP API as the
 embedded mode, answering reads itself and forwarding writes to ``ingest``
 (``HINDSIGHT_INGEST_URL``) so that validation and write policy live in one place.
 When ingest cannot be reached within ``HINDSIGHT_INGEST_TIMEOUT_S`` or does not answer
@@ -43,12 +43,15 @@ from hindsight_common.recall.engine import RecallEngine, RecallSettings
 from hindsight_common.settings import Settings
 from hindsight_common.text.tokens import count_tokens
 from hindsight_common.streams import INTERACTIONS, MEMORIES
+from hindsight_common.telemetry import TracedLog, current_carrier
+from hindsight_services import api_docs
 from hindsight_services.consolidate import wiring as consolidate_wiring
 from hindsight_services.embed import wiring as embed_wiring
 from hindsight_services.grpc_api.server import build_server
 from hindsight_services.http import install_error_handlers
 from hindsight_services.ingest import wiring as ingest_wiring
 from hindsight_services.ingest.handler import Ingest
+from hindsight_services.observability import FASTAPI_TELEMETRY, install_telemetry
 from hindsight_services.project import wiring as project_wiring
 from hindsight_services.query import wiring as query_wiring
 from hindsight_services.query.handler import Query
@@ -117,6 +120,7 @@ class IngestForwarder:
         if client is None:
             raise ServiceUnavailable("the gateway is not serving writes (starting or stopping)")
         headers = {k: v for k, v in request.headers.items() if k.lower() in _FORWARDED_REQUEST_HEADERS}
+        headers.update(current_carrier())  # ingest's span continues the gateway's trace
         body = await request.body()
         try:
             upstream = await client.request(request.method, request.url.path, content=body, headers=headers)
@@ -137,12 +141,16 @@ class IngestForwarder:
         return Response(upstream.content, status_code=upstream.status_code, headers=passed)
 
 
+def _not_serving() -> EventLog:
+    raise ServiceUnavailable("the gateway forwards writes; it holds no log")
+
+
 def forwarding_router(forwarder: IngestForwarder) -> APIRouter:
     """The write routes of the gateway, each forwarded to ingest by ``forwarder``."""
     api = APIRouter(tags=["ingest"])
     for path in ("/v1/interactions", "/v1/sessions/{session}:close", "/v1/reflect",
                  "/v1/memories/{memory_id}:forget", "/v1/memories/{memory_id}:release"):
-        api.add_api_route(path, forwarder.forward, methods=["POST"], include_in_schema=True)
+        api.add_api_route(path, forwarder.forward, methods=["POST"], include_in_schema=False)
     return api
 
 
@@ -161,7 +169,7 @@ def create_service_app(service: str, settings: Settings) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        event_log = make_log(settings)
+        event_log = TracedLog(make_log(settings))
         parts["log"] = event_log
         consumer = await _start(service, settings, event_log, parts, closers)
         if consumer is not None:
@@ -194,10 +202,16 @@ def create_service_app(service: str, settings: Settings) -> FastAPI:
                 await close()
             await event_log.close()
 
-    app = FastAPI(title=f"Hindsight {service}", version="0.1.0", lifespan=lifespan)
+    app = FastAPI(title=f"Hindsight {service}", version="0.1.0", lifespan=lifespan,
+                  telemetry=FASTAPI_TELEMETRY, generate_unique_id_function=api_docs.operation_id)
     app.state.ready = False
     app.state.forwarder = forwarder
     install_error_handlers(app)
+    # The gateway forwards writes to ingest; its document describes them as ingest does.
+    api_docs.install(app, settings, documented=ingest_wiring.router(_not_serving, settings).routes
+                     if forwarder is not None else ())
+    install_telemetry(app, service, lambda: parts.get("log"),
+                      lambda: [parts["consumer"]] if "consumer" in parts else [])
 
     @app.get("/healthz")
     async def healthz() -> JSONResponse:
@@ -214,7 +228,7 @@ def create_service_app(service: str, settings: Settings) -> FastAPI:
         else:
             app.include_router(ingest_wiring.router(lambda: parts["log"], settings))
 
-        @app.get("/v1/status")
+        @app.get("/v1/status", description=api_docs.STATUS_DESCRIPTION, responses=api_docs.EVERY_ROUTE)
         async def status() -> dict[str, Any]:
             return await projection_status(parts["log"], parts["projections"])
 

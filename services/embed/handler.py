@@ -8,6 +8,7 @@ from hindsight_common.documents import documents_of, last_states
 from hindsight_common.ports.embedder import Embedder
 from hindsight_common.ports.log import LogRecord, Position
 from hindsight_common.ports.projection import Embedded, VectorIndex
+from hindsight_common.telemetry import span
 
 
 class Embed:
@@ -22,4 +23,6 @@ class Embed:
         docs = last_states(await documents_of(records, self._index.get))
         vectors = await self._embedder.embed([d.search_text for d in docs])
         model = self._embedder.model_id
-        await self._index.upsert([Embedded(d, v, model) for d, v in zip(docs, vectors, strict=True)], position)
+        with span("projection write vector", {"hindsight.projection": "vector", "hindsight.documents": len(docs)}):
+            await self._index.upsert(
+                [Embedded(d, v, model) for d, v in zip(docs, vectors, strict=True)], position)

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 import grpc
+from opentelemetry.trace import SpanKind
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 from pydantic import ValidationError
@@ -53,6 +54,7 @@ from hindsight_common.errors import (
     ServiceUnavailable,
 )
 from hindsight_common.settings import Settings
+from hindsight_common.telemetry import span
 from hindsight_services.grpc_api import convert
 from hindsight_services.grpc_api import hindsight_pb2 as pb
 from hindsight_services.grpc_api import hindsight_pb2_grpc as pb_grpc
@@ -107,9 +109,14 @@ def failure(e: Exception) -> Failure:
 
 
 async def answer(context: grpc.aio.ServicerContext[Q, R], work: Callable[[], Awaitable[R]]) -> R:
-    """Run one rpc's work; on failure abort the call with the mapped status."""
+    """Run one rpc's work in a SERVER span (continuing a ``traceparent`` in the call's
+    metadata); on failure abort the call with the mapped status."""
+    metadata = {str(k): str(v) for k, v in (context.invocation_metadata() or ())}
+    rpc = work.__qualname__.split(".<locals>")[0].rsplit(".", 1)[-1]  # Gateway.Recall.<locals>.work
     try:
-        return await work()
+        with span(f"hindsight.v1.Hindsight/{rpc}", {"rpc.system": "grpc", "rpc.method": rpc},
+                  kind=SpanKind.SERVER, parent=metadata):
+            return await work()
     except Exception as e:  # noqa: BLE001 - the rpc boundary: every failure becomes a status
         bad = failure(e)
         if bad.code == grpc.StatusCode.INTERNAL:

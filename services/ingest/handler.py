@@ -1,8 +1,9 @@
 """What ingest does with a write: validate, turn into events, append durably.
 
 The caller is acknowledged only after the log append returned (fsynced / all
-in-sync replicas). Redaction, screening, signing and encryption hook in here
-(security issue) before the append.
+in-sync replicas). PII is redacted (or the write rejected) by the tenant's policy
+before the events are built (hindsight_common/security/pii.py); screening, signing
+and encryption hook in here too (security issue) before the append.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+from dataclasses import replace
 from uuid import UUID
 
 from pydantic import JsonValue
@@ -33,10 +35,13 @@ from hindsight_common.events import (
 )
 from hindsight_common.events.security import MemoryReleased
 from hindsight_common.ports.log import EventLog, IdempotencyKey
+from hindsight_common.security.pii import COUNTERS as PII_COUNTERS
+from hindsight_common.security.pii import OutgrewLimit, PiiPolicy, redact_turn
 from hindsight_common.security.screening import Screener
 from hindsight_common.security.screening_events import request_sources, screen_interactions
 from hindsight_common.settings import Settings
 from hindsight_common.streams import CONTROL, INTERACTIONS, MEMORIES
+from hindsight_common.telemetry import current_carrier
 
 
 def check_limits(request: IngestRequest, settings: Settings) -> None:
@@ -64,25 +69,48 @@ def check_limits(request: IngestRequest, settings: Settings) -> None:
         raise InvalidInput("request exceeds limits", problems)
 
 
-def to_events(request: IngestRequest, default_tenant: str) -> list[InteractionRecorded]:
+def to_events(
+    request: IngestRequest, default_tenant: str, pii: PiiPolicy | None = None
+) -> list[InteractionRecorded]:
+    """The batch's events, with PII handled by ``pii`` (default: redact every type).
+
+    Raises InvalidInput naming each value the policy rejects (type, field, position;
+    never the value): then nothing of the batch is appended.
+    """
     now = utcnow()
-    return [
-        InteractionRecorded(
-            tenant=item.tenant or default_tenant,
+    trace = current_carrier()  # the HTTP or gRPC call's trace, followed by every consumer
+    policy = pii or PiiPolicy()
+    events, problems = [], []
+    for i, item in enumerate(request.interactions):
+        tenant = item.tenant or default_tenant
+        try:
+            turn = redact_turn(item.content, item.tool_calls, item.metadata, policy.actions(tenant))
+        except OutgrewLimit as e:
+            raise InvalidInput(str(e), [replace(p, field=f"interactions.{i}.{p.field}") for p in e.problems]) from e
+        if turn.rejected:
+            PII_COUNTERS.count(rejected=turn.rejected)
+            problems += [
+                replace(r, field=f"interactions.{i}.{r.field}").problem(tenant) for r in turn.rejected
+            ]
+        events.append(InteractionRecorded(
+            tenant=tenant,
             user=item.user,
             agent=item.agent,
             session=item.session,
             speaker=item.speaker,
             role=item.role,
-            content=item.content,
-            tool_calls=item.tool_calls,
+            content=turn.content,
+            tool_calls=turn.tool_calls,
             external_id=item.external_id,
-            metadata=item.metadata,
+            metadata=turn.metadata,
+            redactions=turn.redactions,
             occurred_at=item.occurred_at or now,
             recorded_at=now,
-        )
-        for item in request.interactions
-    ]
+            trace=trace,
+        ))
+    if problems:
+        raise InvalidInput("the request holds personal data this tenant does not accept", problems)
+    return events
 
 
 def fingerprint(payload: JsonValue) -> str:
@@ -97,6 +125,7 @@ class Ingest:
     def __init__(self, log: EventLog, settings: Settings) -> None:
         self._log = log
         self._settings = settings
+        self._pii = PiiPolicy(settings.pii_policy)
         self._screener = Screener(settings.screening_trust) if settings.screening else None
 
     async def record(
@@ -111,7 +140,8 @@ class Ingest:
         """
         check_limits(request, self._settings)
         sources = request_sources(request)
-        events = to_events(request, self._settings.default_tenant)
+        # Off the event loop: the detectors take ~0.1 s over a 32,000-character content.
+        events = await asyncio.to_thread(to_events, request, self._settings.default_tenant, self._pii)
         tenants = {e.tenant for e in events}
         idempotency = None
         if idempotency_key:
@@ -133,6 +163,9 @@ class Ingest:
         held = await asyncio.to_thread(screen_interactions, self._screener, events, sources) if self._screener else []
         appended = (await self._log.append(INTERACTIONS, [*events, *held], idempotency=idempotency))[: len(events)]
         replayed = any(a.event_id != e.event_id for a, e in zip(appended, events, strict=False))
+        if not replayed:
+            for e in events:
+                PII_COUNTERS.count(redactions=e.redactions)
         return IngestResponse(
             events=[AppendedOut(event_id=str(a.event_id), offset=a.offset) for a in appended],
             replayed=replayed,

@@ -4,24 +4,52 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from fastapi import APIRouter, Header, Request
+from fastapi import APIRouter, Header, Path, Request
 from fastapi.responses import JSONResponse
 
 from hindsight_common.admin import require_admin
-from hindsight_common.api import ForgetIn, IngestRequest, ReflectIn, ReleaseIn, SessionCloseIn
+from hindsight_common.api import (
+    AppendedEventsOut,
+    ForgetIn,
+    IngestRequest,
+    IngestResponse,
+    ReflectIn,
+    ReleaseIn,
+    SessionCloseIn,
+)
 from hindsight_common.ports.log import EventLog
+from hindsight_common.events.base import IDENTIFIER_PATTERN
 from hindsight_common.settings import Settings
+from hindsight_services.api_docs import EVERY_ROUTE, WITH_BODY, errors, json_body, operation_id
 from hindsight_services.http import parse_body
 from hindsight_services.ingest.handler import Ingest
 
 
 def router(get_log: Callable[[], EventLog], settings: Settings) -> APIRouter:
     """The write API; ``get_log`` returns the log once the service has started."""
-    api = APIRouter(tags=["ingest"])
+    api = APIRouter(
+        tags=["ingest"], responses={**EVERY_ROUTE, **WITH_BODY}, generate_unique_id_function=operation_id
+    )
 
-    @api.post("/v1/interactions", status_code=201)
+    @api.post(
+        "/v1/interactions",
+        status_code=201,
+        openapi_extra=json_body(IngestRequest),
+        responses={
+            201: {"model": IngestResponse, "description": "Every interaction is durable on the log."},
+            200: {"model": IngestResponse, "description": "A replay: the Idempotency-Key matched an "
+                  "earlier batch with the same body, whose answer this repeats (replayed: true)."},
+            **errors(409),
+        },
+    )
     async def record_interactions(
-        request: Request, idempotency_key: str | None = Header(None, max_length=200)
+        request: Request,
+        idempotency_key: str | None = Header(
+            None, max_length=200,
+            description="Makes a retried batch a no-op (the answer repeats the first one's, with "
+            "replayed: true). It applies to one tenant: a batch sent with a key holds one tenant's "
+            "interactions (422 otherwise); the same key with another body is 409.",
+        ),
     ) -> JSONResponse:
         """Append a batch of interactions; answers once they are durable on the log.
 
@@ -34,14 +62,27 @@ def router(get_log: Callable[[], EventLog], settings: Settings) -> APIRouter:
         )
         return JSONResponse(result.model_dump(mode="json"), status_code=200 if result.replayed else 201)
 
-    @api.post("/v1/sessions/{session}:close", status_code=201)
-    async def close_session(session: str, request: Request) -> JSONResponse:
+    @api.post(
+        "/v1/sessions/{session}:close",
+        status_code=201,
+        openapi_extra=json_body(SessionCloseIn),
+        responses={201: {"model": AppendedEventsOut, "description": "SessionClosed is durable on the log."}},
+    )
+    async def close_session(
+        request: Request, session: str = Path(min_length=1, max_length=200, pattern=IDENTIFIER_PATTERN)
+    ) -> JSONResponse:
         """Record that a session ended (reflection looks back at closed sessions)."""
         body, _ = await parse_body(request, SessionCloseIn, settings.max_body_bytes)
         appended = await Ingest(get_log(), settings).close_session(session, body)
         return JSONResponse({"events": [appended.model_dump(mode="json")]}, status_code=201)
 
-    @api.post("/v1/reflect", status_code=202)
+    @api.post(
+        "/v1/reflect",
+        status_code=202,
+        openapi_extra=json_body(ReflectIn),
+        responses={202: {"model": AppendedEventsOut, "description": "ReflectionRequested is durable "
+                         "on the log; reflect runs asynchronously."}},
+    )
     async def reflect(request: Request) -> JSONResponse:
         """Ask for reflection on a session (or a task, or every session of the user
         with unreflected turns). Reflection runs asynchronously in reflect."""
@@ -49,7 +90,12 @@ def router(get_log: Callable[[], EventLog], settings: Settings) -> APIRouter:
         appended = await Ingest(get_log(), settings).request_reflection(body)
         return JSONResponse({"events": [appended.model_dump(mode="json")]}, status_code=202)
 
-    @api.post("/v1/memories/{memory_id}:forget", status_code=202)
+    @api.post(
+        "/v1/memories/{memory_id}:forget",
+        status_code=202,
+        openapi_extra=json_body(ForgetIn),
+        responses={202: {"model": AppendedEventsOut, "description": "MemoryForgotten is durable on the log."}},
+    )
     async def forget(memory_id: str, request: Request) -> JSONResponse:
         """Forget one memory: recall never returns it again once the projections
         applied the MemoryForgotten event (see /v1/status)."""
@@ -57,7 +103,13 @@ def router(get_log: Callable[[], EventLog], settings: Settings) -> APIRouter:
         appended = await Ingest(get_log(), settings).forget(memory_id, body)
         return JSONResponse({"events": [appended.model_dump(mode="json")]}, status_code=202)
 
-    @api.post("/v1/memories/{memory_id}:release", status_code=202)
+    @api.post(
+        "/v1/memories/{memory_id}:release",
+        status_code=202,
+        openapi_extra=json_body(ReleaseIn),
+        responses={202: {"model": AppendedEventsOut, "description": "MemoryReleased is durable on the log."},
+                   **errors(403)},
+    )
     async def release(memory_id: str, request: Request) -> JSONResponse:
         """Admin only: release a quarantined memory or turn (its id): it is served again
         once the projections applied the MemoryReleased event. 403 without

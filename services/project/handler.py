@@ -12,6 +12,7 @@ from hindsight_common.text.entities import document_entities
 from hindsight_common.ports.graph import GraphItem, GraphStore
 from hindsight_common.ports.log import LogRecord, Position
 from hindsight_common.ports.projection import Document, TextIndex
+from hindsight_common.telemetry import span
 
 
 def graph_item(record: LogRecord, document: Document) -> GraphItem:
@@ -49,6 +50,9 @@ class Project:
         pairs = await documents_of(records, self._text.get)
         # Each document once, in its last state: a turn quarantined in this batch never
         # enters its neighbours' context (the graph still gets every record's links).
-        await self._text.upsert(await with_context(last_states(pairs), self._tail), position)
+        docs = await with_context(last_states(pairs), self._tail)
+        with span("projection write text", {"hindsight.projection": "text", "hindsight.documents": len(docs)}):
+            await self._text.upsert(docs, position)
         if self._graph is not None:
-            await self._graph.upsert([graph_item(r, d) for r, d in pairs], position)
+            with span("projection write graph", {"hindsight.projection": "graph", "hindsight.documents": len(pairs)}):
+                await self._graph.upsert([graph_item(r, d) for r, d in pairs], position)

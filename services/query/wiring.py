@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from fastapi import APIRouter, Query as Param, Request
+from fastapi import APIRouter, Depends, Path, Query as Param, Request
 
 from hindsight_common.admin import require_admin
 from hindsight_common.api import (
@@ -18,16 +18,26 @@ from hindsight_common.api import (
     RecallOut,
     SessionContextOut,
 )
+from hindsight_common.events.base import IDENTIFIER_PATTERN
 from hindsight_common.settings import Settings
-from hindsight_services.http import parse_body
+from hindsight_services.api_docs import EVERY_ROUTE, WITH_BODY, errors, json_body, operation_id
+from hindsight_services.http import parse_body, single_valued_query
 from hindsight_services.query.handler import Query, scope_types
 
 
 def router(get_query: Callable[[], Query], settings: Settings) -> APIRouter:
     """The read API; ``get_query`` returns the query service once started."""
-    api = APIRouter(tags=["query"])
+    api = APIRouter(
+        tags=["query"], responses=EVERY_ROUTE, generate_unique_id_function=operation_id,
+        dependencies=[Depends(single_valued_query)],
+    )
 
-    @api.post("/v1/recall", response_model=RecallOut)
+    @api.post(
+        "/v1/recall",
+        response_model=RecallOut,
+        openapi_extra=json_body(RecallIn),
+        responses={**WITH_BODY, **errors(403)},
+    )
     async def recall(request: Request) -> RecallOut:
         """Recall what matters for a query: vector and BM25 paths fused with RRF (k=60).
 
@@ -40,11 +50,11 @@ def router(get_query: Callable[[], Query], settings: Settings) -> APIRouter:
         result: RecallOut = await get_query().recall(body)
         return result
 
-    @api.get("/v1/sessions/{session}/context", response_model=SessionContextOut)
+    @api.get("/v1/sessions/{session}/context", response_model=SessionContextOut, responses=errors(422))
     async def session_context(
-        session: str,
-        user: str = Param(min_length=1, max_length=200),
-        tenant: str | None = Param(None, max_length=200),
+        session: str = Path(min_length=1, max_length=200, pattern=IDENTIFIER_PATTERN),
+        user: str = Param(min_length=1, max_length=200, pattern=IDENTIFIER_PATTERN),
+        tenant: str | None = Param(None, min_length=1, max_length=200, pattern=IDENTIFIER_PATTERN),
         budget: int = Param(2000, ge=1, le=200_000, description="Token budget."),
     ) -> SessionContextOut:
         """Working memory for a session: the last turns that fit the token budget,
@@ -52,12 +62,12 @@ def router(get_query: Callable[[], Query], settings: Settings) -> APIRouter:
         result: SessionContextOut = await get_query().session_context(session, tenant, user, budget)
         return result
 
-    @api.get("/v1/memories", response_model=MemoryListOut)
+    @api.get("/v1/memories", response_model=MemoryListOut, responses=errors(403, 422))
     async def list_memories(
         request: Request,
-        user: str | None = Param(None, max_length=200),
-        tenant: str | None = Param(None, max_length=200),
-        session: str | None = Param(None, max_length=200),
+        user: str | None = Param(None, min_length=1, max_length=200, pattern=IDENTIFIER_PATTERN),
+        tenant: str | None = Param(None, min_length=1, max_length=200, pattern=IDENTIFIER_PATTERN),
+        session: str | None = Param(None, min_length=1, max_length=200, pattern=IDENTIFIER_PATTERN),
         type: list[BrowseType] = Param(["semantic"], description="episodic, semantic, summary"),  # noqa: A002
         kind: list[str] = Param([], description="fact, preference, event, lesson, error"),
         key: list[str] = Param([]),
@@ -77,11 +87,11 @@ def router(get_query: Callable[[], Query], settings: Settings) -> APIRouter:
             keys=tuple(key), tags=tuple(tag), limit=limit, offset=offset)
         return result
 
-    @api.get("/v1/memories/{memory_id}", response_model=MemoryDetailOut)
+    @api.get("/v1/memories/{memory_id}", response_model=MemoryDetailOut, responses=errors(403, 404, 422))
     async def get_memory(
         request: Request,
         memory_id: str,
-        tenant: str | None = Param(None, max_length=200),
+        tenant: str | None = Param(None, min_length=1, max_length=200, pattern=IDENTIFIER_PATTERN),
         include: list[Include] = Param([], description=INCLUDE_DESCRIPTION),
     ) -> MemoryDetailOut:
         """One memory with its provenance: the turns it was learned from. A forgotten

@@ -131,8 +131,11 @@ async def test_json_with_parameters_or_another_case_is_accepted(app: App, conten
     ("body", "field"),
     [({"since": "2024-05-02T00:00:00Z", "until": "2024-05-01T00:00:00Z"}, "until"),
      ({"since": "2024-05-01T10:00:00+02:00", "until": "2024-05-01T08:00:00Z"}, "until"),  # same instant
-     ({"k": True}, "k"), ({"k": "5"}, "k"), ({"budget_tokens": True}, "budget_tokens")],
-    ids=["until-before-since", "until-equals-since", "k-true", "k-string", "budget-true"],
+     ({"k": True}, "k"), ({"k": "5"}, "k"), ({"budget_tokens": True}, "budget_tokens"),
+     ({"k": 5.5}, "k"), ({"explain": 1}, "explain"), ({"explain": "true"}, "explain"),
+     ({"until": 0}, "until"), ({"since": 1714557600}, "since"), ({"reference_time": 1.5}, "reference_time")],
+    ids=["until-before-since", "until-equals-since", "k-true", "k-string", "budget-true", "k-fraction",
+         "explain-1", "explain-string", "until-number", "since-number", "reference-time-number"],
 )
 async def test_recall_rejects_an_empty_window_and_booleans_for_integers(
     app: App, body: dict[str, Any], field: str
@@ -140,7 +143,7 @@ async def test_recall_rejects_an_empty_window_and_booleans_for_integers(
     r = await app.client.post("/v1/recall", json={"query": "x", **body})
     error = error_of(r, 422, "invalid_request")
     assert fields(error) == [field]
-    if field == "until":
+    if "since" in body and field == "until":
         assert "after since" in error["problems"][0]["message"]
 
 
@@ -157,3 +160,63 @@ async def test_idempotency_ignores_how_the_json_is_spelled(app: App) -> None:
     assert first.status_code == 201 and again.status_code == 200, again.text
     assert again.json()["replayed"] is True and again.json()["events"] == first.json()["events"]
     assert len(await app.runtime.log.read(INTERACTIONS)) == 1
+
+
+async def test_an_integer_written_as_a_whole_float_is_an_integer(app: App) -> None:
+    """5.0 is an integer in JSON Schema (the published document's dialect)."""
+    r = await app.client.post("/v1/recall", json={"query": "x", "k": 5.0})
+    assert r.status_code == 200, r.text
+
+
+@pytest.mark.parametrize(
+    ("over", "field"),
+    [({"occurred_at": 1714557600}, "interactions.0.occurred_at"),
+     ({"tool_calls": [{"name": "search", "ok": 0}]}, "interactions.0.tool_calls.0.ok")],
+    ids=["time-as-number", "ok-as-number"],
+)
+async def test_ingest_takes_times_as_text_and_booleans_as_booleans(
+    app: App, over: dict[str, Any], field: str
+) -> None:
+    r = await app.client.post("/v1/interactions", json={"interactions": [turn("hello", **over)]})
+    assert fields(error_of(r, 422, "invalid_request")) == [field]
+    assert await app.runtime.log.read(INTERACTIONS) == []
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [("POST", "/v1/sessions/%19x:close"), ("GET", "/v1/sessions/%19x/context?user=ann")],
+    ids=["close", "context"],
+)
+async def test_a_session_id_with_control_characters_is_a_422(app: App, method: str, path: str) -> None:
+    body = {"user": "ann"} if method == "POST" else None
+    r = await app.client.request(method, path, json=body)
+    assert fields(error_of(r, 422, "invalid_request")) == ["path.session"]
+
+
+async def test_an_idempotent_batch_holds_one_tenant(app: App) -> None:
+    batch = {"interactions": [turn("a", tenant="t1"), turn("b", tenant="t2")]}
+    r = await app.client.post("/v1/interactions", json=batch, headers={"Idempotency-Key": "mixed"})
+    assert fields(error_of(r, 422, "invalid_request")) == ["interactions"]
+    assert await app.runtime.log.read(INTERACTIONS) == []
+
+
+@pytest.mark.parametrize(
+    ("path", "field"),
+    [("/v1/memories?user=ann&user=bob", "query.user"),
+     ("/v1/memories?limit=5&limit=6", "query.limit"),
+     ("/v1/sessions/s1/context?user=ann&budget=10&budget=20", "query.budget")],
+    ids=["browse-user", "browse-limit", "context-budget"],
+)
+async def test_a_single_valued_query_parameter_given_twice_is_a_422(app: App, path: str, field: str) -> None:
+    assert fields(error_of(await app.client.get(path), 422, "invalid_request")) == [field]
+
+
+async def test_a_many_valued_query_parameter_may_repeat(app: App) -> None:
+    r = await app.client.get("/v1/memories?user=ann&tag=a&tag=b&type=semantic&type=episodic")
+    assert r.status_code == 200, r.text
+
+
+@pytest.mark.parametrize("query", ["user=%1bann", "user=ann&session=%00", "user=ann&tenant="],
+                         ids=["control-in-user", "nul-in-session", "empty-tenant"])
+async def test_browse_identifiers_follow_the_identifier_rules(app: App, query: str) -> None:
+    assert (await app.client.get(f"/v1/memories?{query}")).status_code == 422

@@ -31,6 +31,7 @@ K8S = DEPLOY / "k8s"
 BASE = K8S / "base"
 REPLAY = K8S / "replay"
 EMBEDDED = K8S / "embedded"
+MONITORING = K8S / "monitoring"
 OVERLAYS = ("dev", "prod")
 
 CONFIGMAP = "hindsight-config"
@@ -202,7 +203,7 @@ def test_the_name_check_catches_a_typo() -> None:
 
 def test_kustomizations_reference_only_files_that_exist() -> None:
     found = kustomizations()
-    expected = {BASE, REPLAY, EMBEDDED} | {K8S / "overlays" / o for o in OVERLAYS} \
+    expected = {BASE, REPLAY, EMBEDDED, MONITORING} | {K8S / "overlays" / o for o in OVERLAYS} \
         | {K8S / "overlays" / o / "replay" for o in OVERLAYS}
     assert {k.parent for k in found} == expected
     for k in found:
@@ -515,7 +516,7 @@ def build(directory: Path) -> dict[tuple[str, str], Obj]:
 
 @needs_kubectl
 @pytest.mark.parametrize("directory", ["base", "embedded", "overlays/dev", "overlays/prod",
-                                       "overlays/dev/replay", "overlays/prod/replay"])
+                                       "overlays/dev/replay", "overlays/prod/replay", "monitoring"])
 def test_kustomize_builds(directory: str) -> None:
     assert build(K8S / directory)
 
@@ -568,3 +569,30 @@ def test_replay_overlay_built(overlay: str) -> None:
         volumes = {v["name"]: v for v in job["spec"]["template"]["spec"]["volumes"]}
         assert any(v.get("configMap", {}).get("name") in scripts for v in volumes.values())
         assert container(job)["image"] == container(deployment(app, service))["image"]
+
+
+# --- monitoring: the ServiceMonitor reaches /metrics of every service ----------------------
+
+
+def test_the_service_monitor_scrapes_metrics_of_every_service(base: dict[tuple[str, str], Obj]) -> None:
+    monitoring = objects_in(MONITORING)
+    [monitor] = of_kind(monitoring, "ServiceMonitor").values()
+    [service] = [s for s in of_kind(monitoring, "Service").values()
+                 if selects(monitor["spec"]["selector"]["matchLabels"], s["metadata"]["labels"])]
+    assert service["spec"]["clusterIP"] == "None"  # headless: one target per pod
+    [endpoint] = monitor["spec"]["endpoints"]
+    assert endpoint["path"] == "/metrics"
+    [port] = [p for p in service["spec"]["ports"] if p["name"] == endpoint["port"]]
+    for name in SERVICES:
+        template = deployment(base, name)["spec"]["template"]
+        assert selects(service["spec"]["selector"], template["metadata"]["labels"]), name
+        assert port["targetPort"] in port_numbers(container(deployment(base, name))), name
+    assert of_kind(monitoring, "PrometheusRule")
+
+
+def test_the_grafana_dashboard_is_generated_for_the_sidecar() -> None:
+    k = load_docs(MONITORING / "kustomization.yaml")[0]
+    [generator] = k["configMapGenerator"]
+    assert generator["options"]["labels"] == {"grafana_dashboard": "1"}
+    [entry] = generator["files"]
+    assert (MONITORING / entry.split("=", 1)[1]).is_file()

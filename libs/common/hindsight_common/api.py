@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue, Strict, ValidationInfo, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, JsonValue, Strict, ValidationInfo, field_validator
 
-from hindsight_common.events.base import Identifier, UtcDatetime
+from hindsight_common.events.base import IDENTIFIER_PATTERN, Identifier, UtcDatetime
 from hindsight_common.events.interactions import Role, ToolCall
 from hindsight_common.events.security import Source, Target
 
@@ -16,9 +16,30 @@ class _Strict(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-#: An integer field of a request: JSON numbers only. Lax validation would take
-#: ``true`` as 1 and ``"5"`` as 5, which the published schema (``integer``) rules out.
-JsonInt = Annotated[int, Strict()]
+def _json_number(value: Any) -> Any:
+    """Lax validation would take ``true`` as 1 and ``"5"`` as 5, which the published
+    schema (``integer``) rules out; ``5.0`` is an integer in JSON Schema and stays one."""
+    if isinstance(value, (bool, str, bytes)):
+        raise ValueError("must be a JSON integer, e.g. 10")
+    return value
+
+
+#: An integer field of a request: a JSON number without a fraction (5 or 5.0), never
+#: a boolean or a string.
+JsonInt = Annotated[int, BeforeValidator(_json_number)]
+
+def _date_time_text(value: Any) -> Any:
+    """A request's times are ISO 8601 text, as the published schema says; lax validation
+    would also take a number as seconds since 1970."""
+    if isinstance(value, (int, float)):
+        raise ValueError("must be an ISO 8601 date-time string with an offset, e.g. 2024-05-01T10:00:00Z")
+    return value
+
+
+#: A time in a request: ISO 8601 text with a timezone offset.
+ApiDatetime = Annotated[UtcDatetime, BeforeValidator(_date_time_text)]
+#: A boolean in a request: ``true`` or ``false`` only, not 1 or "yes".
+JsonBool = Annotated[bool, Strict()]
 
 #: The largest ``offset`` a page may start at: what gRPC's ``int32 offset`` holds, so
 #: both interfaces accept the same range (and the SQLite index its 64-bit integers).
@@ -35,7 +56,7 @@ class InteractionIn(_Strict):
     speaker: str = Field(min_length=1, max_length=200)
     role: Role = "user"
     content: str = Field(min_length=1)
-    occurred_at: UtcDatetime | None = Field(None, description="Defaults to the time received.")
+    occurred_at: ApiDatetime | None = Field(None, description="Defaults to the time received.")
     external_id: str | None = Field(None, max_length=500)
     tool_calls: tuple[ToolCall, ...] = ()
     metadata: dict[str, JsonValue] = Field(default_factory=dict)
@@ -51,6 +72,12 @@ class IngestRequest(_Strict):
 class AppendedOut(_Strict):
     event_id: str
     offset: int
+
+
+class AppendedEventsOut(_Strict):
+    """The events a control write appended (one, today)."""
+
+    events: list[AppendedOut]
 
 
 class IngestResponse(_Strict):
@@ -81,17 +108,22 @@ class RecallIn(_Strict):
     query: str = Field(min_length=1, max_length=4000)
     k: JsonInt = Field(10, ge=1)
     types: list[Literal["episodic", "semantic"]] | None = None
-    since: UtcDatetime | None = None
-    until: UtcDatetime | None = None
+    since: ApiDatetime | None = Field(None, description="Only what happened at or after this time.")
+    until: ApiDatetime | None = Field(
+        None, description="Only what happened before this time; must be after since (422 otherwise)."
+    )
     preset: str | None = Field(None, description="fast or balanced (the default).")
-    reference_time: UtcDatetime | None = Field(
+    reference_time: ApiDatetime | None = Field(
         None, description="What 'last week' is relative to; default now."
     )
     kinds: list[str] = Field(default_factory=list, description="Only memories of these kinds.")
     keys: list[str] = Field(default_factory=list, description="Only memories with these keys.")
     tags: list[str] = Field(default_factory=list, description="Only memories with all these tags.")
-    budget_tokens: JsonInt | None = Field(None, ge=1, description="Fill at most this many tokens.")
-    explain: bool = Field(False, description="Include each item's path ranks and rerank factors.")
+    # The bound comes before the validator, or the published schema says "ge" for "minimum".
+    budget_tokens: Annotated[int, Field(ge=1), BeforeValidator(_json_number)] | None = Field(
+        None, description="Fill at most this many tokens."
+    )
+    explain: JsonBool = Field(False, description="Include each item's path ranks and rerank factors.")
     include: list[Include] = Field(default_factory=list, description=INCLUDE_DESCRIPTION)
 
     @field_validator("until")
@@ -226,3 +258,20 @@ class MemoryListOut(_Strict):
 class MemoryDetailOut(_Strict):
     memory: MemoryOut
     sources: list[SourceTurn] = Field(description="The turns the memory came from (its provenance).")
+
+
+class ProblemOut(_Strict):
+    field: str = Field(description="The request field at fault, dotted (interactions.0.content), or (body).")
+    message: str = Field(description="What is wrong with it and what would be accepted.")
+
+
+class ErrorDetail(_Strict):
+    code: str = Field(description="Stable machine-readable code: invalid_request, not_found, unavailable, ...")
+    message: str = Field(description="What went wrong and what to do about it.")
+    problems: list[ProblemOut] = Field(description="One entry per field at fault; may be empty.")
+
+
+class ErrorOut(_Strict):
+    """Every error answer of the HTTP API has this shape."""
+
+    error: ErrorDetail

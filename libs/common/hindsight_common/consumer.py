@@ -6,6 +6,13 @@ a non-infrastructure error, goes to the group's dead-letter stream with the
 reason, and the records behind it flow on. Infrastructure errors (a projection,
 provider or the log being down) are retried with backoff, never dead-lettered:
 an outage must not turn into lost events.
+
+Telemetry (``hindsight_common.telemetry``): each record continues its trace in a
+CONSUMER span (``<stream> process``), and the handler runs in a ``<group> handle``
+span (child of the first record's, linked to the others'), so projection writes show
+in the trace of the write that caused them. With tracing off, only the handle span is
+made, continuing the first record's context, so what the handler appends carries it on. Processed, failed and dead-lettered
+records, batch time and freshness are counted per group.
 """
 
 from __future__ import annotations
@@ -13,12 +20,18 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
+
+from opentelemetry import trace
+from opentelemetry.trace import Span, SpanKind, Status, StatusCode
 
 from hindsight_common.errors import PersistenceError, ProjectionError, ProviderError
 from hindsight_common.ports.log import EventLog, LogRecord, Position
 from hindsight_common.streams import dead_letter_stream
+from hindsight_common.telemetry import metrics
+from hindsight_common.telemetry.tracing import record_carrier, recording, span, start_span, within
 
 log = logging.getLogger(__name__)
 
@@ -101,6 +114,8 @@ class Consumer:
                 await sub.commit(records)
                 self.position.update(batch_position(records))
                 self.processed += len(records)
+                for stream, n in Counter(r.stream for r in records).items():
+                    metrics.EVENTS_PROCESSED.labels(self.group, stream).inc(n)
         finally:
             await sub.close()
 
@@ -112,32 +127,62 @@ class Consumer:
                 await self._dead_letter(r, r.error or "unparseable record")
             else:
                 good.append(r)
+        # A span per record only when spans are recorded (reading each record's context
+        # costs more than a no-op handler); otherwise the first record's context passes on.
+        spans = [start_span(f"{r.stream} process", {
+            "messaging.consumer.group.name": self.group, "messaging.destination.name": r.stream,
+            "messaging.destination.partition.id": str(r.partition), "messaging.message.id": str(r.offset),
+            "hindsight.event.type": r.event.type if r.event else ""},
+            kind=SpanKind.CONSUMER, parent=record_carrier(r)) for r in good] if recording() else []
+        parent: Span | dict[str, str] | None = spans[0] if spans else (record_carrier(good[0]) if good else None)
+        try:
+            # One span for the handling, retries included (their log lines carry its ids).
+            with span(f"{self.group} handle", {"messaging.batch.message_count": len(good)},
+                      parent=parent, links=spans[1:]):
+                await self._handle(good, position, stop, spans)
+        finally:
+            for s in spans:
+                s.end()
+
+    async def _handle(self, good: Sequence[LogRecord], position: Position, stop: asyncio.Event,
+                      spans: Sequence[Span]) -> None:
         backoff = 0.1
         while True:
             try:
-                await self._handler(good, position)
+                with metrics.PROCESSING_SECONDS.labels(self.group).time():
+                    await self._handler(good, position)
+                _observe_freshness(self.group, good)
                 return
             except TRANSIENT as e:
+                metrics.EVENTS_FAILED.labels(self.group, "transient").inc(len(good))
+                trace.get_current_span().record_exception(e)
                 if stop.is_set():
                     raise
                 log.warning("%s: transient failure, retrying in %.1fs: %s", self.group, backoff, e)
                 await asyncio.sleep(backoff)
                 backoff = min(backoff * 2, self._max_backoff)
-            except Exception:  # handler boundary: isolate the record at fault
+            except Exception as e:  # handler boundary: isolate the record at fault
+                metrics.EVENTS_FAILED.labels(self.group, "error").inc(len(good))
+                trace.get_current_span().record_exception(e)
                 log.exception("%s: batch failed; retrying records one by one", self.group)
-                await self._one_by_one(good)
+                await self._one_by_one(good, spans)
                 # Records are handled; record the batch position on a no-op write.
                 await self._handler([], position)
+                _observe_freshness(self.group, good)
                 return
 
-    async def _one_by_one(self, records: Sequence[LogRecord]) -> None:
-        for r in records:
-            try:
-                await self._handler([r], batch_position([r]))
-            except TRANSIENT:
-                raise
-            except Exception as e:  # handler boundary: dead-letter with the reason
-                await self._dead_letter(r, f"{type(e).__name__}: {e}")
+    async def _one_by_one(self, records: Sequence[LogRecord], spans: Sequence[Span]) -> None:
+        for i, r in enumerate(records):
+            record_span = spans[i] if spans else trace.get_current_span()
+            with within(record_span):  # its writes and its dead letter in its own trace
+                try:
+                    await self._handler([r], batch_position([r]))
+                except TRANSIENT:
+                    raise
+                except Exception as e:  # handler boundary: dead-letter with the reason
+                    record_span.record_exception(e)
+                    record_span.set_status(Status(StatusCode.ERROR, "dead-lettered"))
+                    await self._dead_letter(r, f"{type(e).__name__}: {e}")
 
     async def _dead_letter(self, record: LogRecord, reason: str) -> None:
         log.error(
@@ -147,6 +192,16 @@ class Consumer:
             dead_letter_stream(self.group), record.key, dead_letter_payload(self.group, record, reason)
         )
         self.dead_lettered += 1
+        metrics.DEAD_LETTERS.labels(self.group).inc()
+
+
+def _observe_freshness(group: str, records: Sequence[LogRecord]) -> None:
+    """Seconds from each event's recorded_at (acknowledged) to now (handled)."""
+    now = datetime.now(UTC)
+    histogram = metrics.FRESHNESS_SECONDS.labels(group)
+    for r in records:
+        if r.event is not None:
+            histogram.observe(max(0.0, (now - r.event.recorded_at).total_seconds()))
 
 
 async def supervise(consumer: Consumer, stop: asyncio.Event) -> None:

@@ -9,8 +9,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from hindsight_common.security.pii_types import PiiAction, check_policy
 
 DEFAULT_DATA_DIR = Path(".hindsight")
 DEFAULT_HOST = "127.0.0.1"
@@ -105,6 +107,23 @@ class Settings(BaseSettings):
     max_batch: int = Field(500, ge=1, description="Interactions per POST /v1/interactions.")
     max_content_chars: int = Field(32_000, ge=1)
     max_body_bytes: int = Field(8 * 1024 * 1024, ge=1024)
+
+    # Logs: one JSON object per line (trace and span ids, never content) or plain text.
+    # Unset: JSON for `hindsight run` (cluster), text for `hindsight serve`.
+    log_format: Literal["json", "text"] | None = None
+    # PII before the log (hindsight_common/security/pii.py): tenant -> PII type -> redact,
+    # reject or allow; "*" as a tenant or a type means every one; unnamed types are redacted.
+    # e.g. HINDSIGHT_PII_POLICY='{"*": {"ip_address": "allow"}, "bank": {"card": "reject"}}'
+    pii_policy: dict[str, dict[str, PiiAction]] = Field(
+        default_factory=dict,
+        description="Per tenant and PII type: redact (default), reject (422) or allow.",
+    )
+
+    @field_validator("pii_policy")
+    @classmethod
+    def _known_pii_types(cls, value: dict[str, dict[str, PiiAction]]) -> dict[str, dict[str, PiiAction]]:
+        check_policy(value)
+        return value
 
     # Consumers.
     consumer_batch: int = Field(256, ge=1)

@@ -157,7 +157,7 @@ class OpenAIChatLLM(LLM):
         self._backoff = Backoff(config.backoff_base_s, config.backoff_max_s)
         self._pricing = Pricing(config.price_prompt_per_1k, config.price_completion_per_1k)
         self._format: ResponseFormat = config.response_format
-        self.counters = LLMCounters()
+        self.counters = LLMCounters(config.model)
 
     @property
     def model_name(self) -> str:

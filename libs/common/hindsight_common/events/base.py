@@ -13,9 +13,10 @@ from uuid import UUID, uuid4
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
 
 # Identifiers that travel in keys and filters: no control characters, bounded.
+IDENTIFIER_PATTERN = r"^[^\x00-\x1f/]+$"
 Identifier = Annotated[
     str,
-    StringConstraints(strip_whitespace=True, min_length=1, max_length=200, pattern=r"^[^\x00-\x1f/]+$"),
+    StringConstraints(strip_whitespace=True, min_length=1, max_length=200, pattern=IDENTIFIER_PATTERN),
 ]
 
 

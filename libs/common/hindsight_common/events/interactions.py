@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, StrictBool
 
 from hindsight_common.events.base import Event, Identifier
 
@@ -19,7 +19,23 @@ class ToolCall(BaseModel):
     name: str = Field(min_length=1, max_length=200)
     arguments: dict[str, JsonValue] = Field(default_factory=dict)
     result: str | None = Field(default=None, max_length=100_000)
-    ok: bool | None = None
+    ok: StrictBool | None = Field(default=None, description="Whether the call succeeded: true or false.")
+
+
+class Redaction(BaseModel):
+    """A value ingest replaced with a placeholder before the append: its type and where
+    the placeholder now stands; never the value."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    type: str = Field(min_length=1, max_length=40, description="The PII type: email, phone, card, ...")
+    field: str = Field(
+        min_length=1, max_length=1000,
+        description="content, tool_calls.<i>.arguments.<key>..., tool_calls.<i>.result or "
+                    "metadata.<key>... (list items by index).",
+    )
+    start: int = Field(ge=0, description="Where the placeholder starts in the stored text.")
+    end: int = Field(ge=0, description="Where it ends (exclusive).")
 
 
 class InteractionRecorded(Event):
@@ -37,6 +53,9 @@ class InteractionRecorded(Event):
         default=None, max_length=500, description="The caller's own id for this turn."
     )
     metadata: dict[str, JsonValue] = Field(default_factory=dict)
+    redactions: tuple[Redaction, ...] = Field(
+        default=(), description="PII replaced before the append (type and position, never the value)."
+    )
 
 
 class SessionClosed(Event):

@@ -4,7 +4,8 @@
 (``prompt_tokens``, ``completion_tokens``, ``total_tokens``) into a ``Usage`` with its cost,
 estimating what the server left out. Each adapter instance owns one ``LLMCounters`` of
 running totals; updates swap in a new frozen ``LLMTotals``, so a reader (a metrics exporter
-in another thread included) always sees a consistent snapshot.
+in another thread included) always sees a consistent snapshot. The same increments go
+to the process's Prometheus counters (``hindsight_llm_*``, labelled by model).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from hindsight_common.ports.llm import Usage
+from hindsight_common.telemetry import metrics
 
 __all__ = ["LLMCounters", "LLMTotals", "Pricing", "usage_from_report"]
 
@@ -99,11 +101,20 @@ class LLMTotals:
     estimated_usage: int = 0
 
 
-class LLMCounters:
-    """Holder of an ``LLMTotals`` snapshot; only its owner writes to it."""
+_PROMETHEUS = {
+    "calls": metrics.LLM_CALLS, "failures": metrics.LLM_FAILURES,
+    "requests": metrics.LLM_REQUESTS, "retries": metrics.LLM_RETRIES,
+}
 
-    def __init__(self) -> None:
+
+class LLMCounters:
+    """Holder of an ``LLMTotals`` snapshot; only its owner writes to it.
+
+    ``model`` labels the Prometheus counters the increments also go to."""
+
+    def __init__(self, model: str = "") -> None:
         self._totals = LLMTotals()
+        self._model = model
 
     @property
     def totals(self) -> LLMTotals:
@@ -115,6 +126,9 @@ class LLMCounters:
         current = self._totals
         changes = {name: getattr(current, name) + value for name, value in increments.items()}
         self._totals = dataclasses.replace(current, **changes)
+        for name, value in increments.items():
+            if name in _PROMETHEUS:
+                _PROMETHEUS[name].labels(self._model).inc(value)
 
     def add_usage(self, usage: Usage) -> None:
         """Add one request's tokens and cost."""
@@ -127,3 +141,6 @@ class LLMCounters:
             cost_usd=current.cost_usd + usage.cost_usd,
             estimated_usage=current.estimated_usage + int(usage.estimated),
         )
+        metrics.LLM_TOKENS.labels(self._model, "prompt").inc(usage.prompt_tokens)
+        metrics.LLM_TOKENS.labels(self._model, "completion").inc(usage.completion_tokens)
+        metrics.LLM_COST.labels(self._model).inc(usage.cost_usd)

@@ -14,6 +14,10 @@ Candidate paths (a preset names those it runs, with their fusion weights):
 - ``graph``: documents that mention entities the query names (and, with hops, their
   neighbours).
 
+Each recall is a ``recall`` span with a child span per path, for the query embedding
+(``embed_query``) and for the cross-encoder; their times go to the
+``hindsight_recall_seconds`` and ``hindsight_recall_stage_seconds`` histograms.
+
 Core logic only: it talks to ports, never to a backend. What runs and how it is
 weighted comes from a preset (``presets.py``).
 """
@@ -21,9 +25,11 @@ weighted comes from a preset (``presets.py``).
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+from typing import ParamSpec, TypeVar
 
 from hindsight_common.ports.embedder import Embedder
 from hindsight_common.ports.projection import Browse, Document, Hit, Scope, TextIndex, VectorIndex
@@ -33,6 +39,8 @@ from hindsight_common.recall.packing import pack
 from hindsight_common.recall.presets import DEFAULT_PRESET, PRESETS, Preset, preset
 from hindsight_common.recall.rerank import factors, rerank_score
 from hindsight_common.recall.temporal import parse_time_window, strip_time_expression
+from hindsight_common.telemetry.metrics import RECALL_SECONDS, RECALL_STAGE_SECONDS
+from hindsight_common.telemetry.tracing import span
 
 # (tenant, document ids) -> times recall returned each (ids never returned are absent).
 AccessLookup = Callable[[str, Sequence[str]], Awaitable[Mapping[str, int]]]
@@ -40,6 +48,8 @@ AccessLookup = Callable[[str, Sequence[str]], Awaitable[Mapping[str, int]]]
 PATH_ORDER = ("vector", "bm25", "bm25_context", "speaker", "temporal", "recency", "graph")
 GraphSearch = Callable[[Scope, Sequence[str], int, int], Awaitable[list[Hit]]]
 EntityExtractor = Callable[[str], Sequence[str]]
+T = TypeVar("T")
+P = ParamSpec("P")
 
 
 @dataclass(frozen=True)
@@ -107,6 +117,11 @@ class RecallEngine:
 
     async def recall(self, req: RecallRequest) -> list[RecallItem]:
         p = preset(req.preset, self._presets)
+        with span("recall", {"hindsight.recall.preset": p.name, "hindsight.recall.k": req.k}), \
+                RECALL_SECONDS.labels(p.name).time():
+            return await self._recall(req, p)
+
+    async def _recall(self, req: RecallRequest, p: Preset) -> list[RecallItem]:
         depth = max(self._settings.candidates or p.candidates, req.k)
         if req.kinds or req.keys or req.tags:
             depth *= 4  # memory filters apply after retrieval: look deeper
@@ -125,7 +140,7 @@ class RecallEngine:
         )
         candidates = [(docs[doc_id], score) for doc_id, score in fused if _passes(docs[doc_id], req)]
         if p.cross_encoder_top and self._reranker is not None:
-            candidates = await self._cross_encode(req, p, candidates, per_doc)
+            candidates = await _staged("cross_encoder", self._cross_encode, req, p, candidates, per_doc)
         accesses = await self._access_counts(req.scope.tenant, p, [d.id for d, _ in candidates])
         items = []
         for doc, fused_score in candidates:
@@ -180,34 +195,36 @@ class RecallEngine:
         # the embedding (a few ms of CPU that the indexes' threads need not wait for).
         jobs: dict[str, asyncio.Future[list[Hit]]] = {}
         if "bm25" in p.paths:
-            jobs["bm25"] = asyncio.ensure_future(self._text.search(req.scope, req.query, depth))
+            jobs["bm25"] = asyncio.ensure_future(_staged("bm25", self._text.search, req.scope, req.query, depth))
         if "bm25_context" in p.paths:
-            jobs["bm25_context"] = asyncio.ensure_future(
-                self._text.search(req.scope, req.query, depth, field="context"))
+            jobs["bm25_context"] = asyncio.ensure_future(_staged(
+                "bm25_context", self._text.search, req.scope, req.query, depth, field="context"))
         speakers = tuple(self._entities(req.query)) if "speaker" in p.paths and self._entities else ()
         if "recency" in p.paths:
-            jobs["recency"] = asyncio.ensure_future(self._recent(req.scope, depth))
+            jobs["recency"] = asyncio.ensure_future(_staged("recency", self._recent, req.scope, depth))
         if "graph" in p.paths and self._graph is not None and self._entities is not None:
             names = list(self._entities(req.query))
             if names:
-                jobs["graph"] = asyncio.ensure_future(self._graph(req.scope, names, depth, p.graph_hops))
+                jobs["graph"] = asyncio.ensure_future(
+                    _staged("graph", self._graph, req.scope, names, depth, p.graph_hops))
         try:
             texts = [req.query]
             if window is not None:
                 texts.append(strip_time_expression(req.query, window) or req.query)
             if "vector" in p.paths or speakers or window is not None:
-                embedded = await self._embedder.embed_queries(texts)
+                embedded = await _staged("embed_query", self._embedder.embed_queries, texts)
                 if "vector" in p.paths:
-                    jobs["vector"] = asyncio.ensure_future(self._vectors.search(req.scope, embedded[0], depth))
+                    jobs["vector"] = asyncio.ensure_future(
+                        _staged("vector", self._vectors.search, req.scope, embedded[0], depth))
                 if speakers and (said := _said(req.scope.types)):
                     # "Said by": turns have a speaker; a memory's speaker field is its subject.
-                    jobs["speaker"] = asyncio.ensure_future(self._vectors.search(
+                    jobs["speaker"] = asyncio.ensure_future(_staged("speaker", self._vectors.search,
                         replace(req.scope, speakers=speakers, types=said), embedded[0], depth))
                 if window is not None:
                     since = max(window.start, req.scope.since) if req.scope.since else window.start
                     until = min(window.end, req.scope.until) if req.scope.until else window.end
-                    jobs["temporal"] = asyncio.ensure_future(
-                        self._vectors.search(replace(req.scope, since=since, until=until), embedded[1], depth))
+                    jobs["temporal"] = asyncio.ensure_future(_staged("temporal", self._vectors.search,
+                        replace(req.scope, since=since, until=until), embedded[1], depth))
             results = await asyncio.gather(*jobs.values())
         except BaseException:
             for job in jobs.values():  # one path failed (or we were cancelled): stop the rest
@@ -227,6 +244,16 @@ class RecallEngine:
     async def _recent(self, scope: Scope, depth: int) -> list[Hit]:
         docs = await self._text.browse(Browse(scope, limit=depth))
         return [Hit(d, 1.0 / rank) for rank, d in enumerate(docs, start=1)]
+
+
+async def _staged(stage: str, work: Callable[P, Awaitable[T]], *args: P.args, **kwargs: P.kwargs) -> T:
+    """``work(*args, **kwargs)`` in a span named after its recall stage, its time in the
+    stage histogram (called here, so a job cancelled before it starts leaves nothing unawaited)."""
+    start = time.perf_counter()
+    with span(f"recall {stage}", {"hindsight.recall.stage": stage}):
+        result = await work(*args, **kwargs)
+    RECALL_STAGE_SECONDS.labels(stage).observe(time.perf_counter() - start)
+    return result
 
 
 def _said(types: tuple[str, ...]) -> tuple[str, ...]:

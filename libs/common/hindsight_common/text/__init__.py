@@ -7,7 +7,8 @@
 - :mod:`.tokens` — token counts and truncation with the embedder's tokenizer (packing a
   recall into a token budget).
 
-Nothing here imports recall, reflection, a port or an adapter: the arrows point in.
+Nothing here imports recall, reflection, a port or a store adapter (only ``adapters.model_files``,
+for where the embedder's tokenizer file is): the arrows point in.
 """
 
 from hindsight_common.text.entities import (
