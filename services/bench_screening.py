@@ -24,13 +24,13 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from pydantic import JsonValue
 
 from hindsight_common.events.security import MemoryQuarantined
 from hindsight_common.security.screening import Screener
 from hindsight_common.security.screening_corpus import Figures, Outcome, Sample, figures, load_corpus, score
 from hindsight_common.settings import Settings
 from hindsight_common.streams import INTERACTIONS
-from hindsight_services.embedded import create_app
 
 TARGET = 0.95
 BATCH = 50
@@ -51,6 +51,8 @@ def _interaction(i: int, sample: Sample) -> dict[str, Any]:
 async def run_embedded(samples: Sequence[Sample], data_dir: Path | None = None, screening: bool = True) -> Figures:
     """The corpus through the embedded server's HTTP ingest; outcomes read from the log.
     ``screening=False`` measures what ingest does without it (nothing is quarantined)."""
+    from hindsight_services.embedded import create_app  # heavy: only this mode needs the server
+
     with tempfile.TemporaryDirectory(prefix="hindsight-bench-screening-") as tmp:
         settings = Settings(data_dir=data_dir or Path(tmp), max_batch=BATCH, screening=screening)
         app = create_app(settings)
@@ -81,22 +83,37 @@ def corpus(path: Path | None) -> list[Sample]:
     return load_corpus(path)
 
 
+def screening_lines(result: Figures, where: str) -> list[str]:
+    """The figures as printed lines: a row per attack family, then the shares and throughput."""
+    clock = "wall clock, HTTP ingest included" if "embedded" in where else "CPU time"
+    mark = {True: "meets", False: "BELOW"}
+    lines = [
+        f"injection screening ({where}): {result.attacks} attacks, {result.benign} benign samples",
+        f"{'family':<14}{'attacks':>8}{'recall':>8}{'flagged':>9}{'precision':>11}",
+        *(f"{f.family:<14}{f.attacks:>8}{f.recall:>8.3f}{f.flagged:>9}{f.precision:>11.3f}" for f in result.families),
+        f"attacks quarantined: {result.attacks_quarantined:.3f} ({mark[result.attacks_quarantined >= TARGET]} "
+        f"the {TARGET:.0%} target)",
+        f"benign kept:         {result.benign_kept:.3f} ({mark[result.benign_kept >= TARGET]} the {TARGET:.0%} target)",
+        f"throughput:          {result.items_per_s:,.0f} items/s ({clock})",
+    ]
+    if result.missed:
+        lines.append("attacks kept: " + ", ".join(result.missed))
+    if result.false_alarms:
+        lines.append("benign quarantined: " + ", ".join(result.false_alarms))
+    return lines
+
+
+def screening_figures(result: Figures) -> dict[str, JsonValue]:
+    """The figures as one JSON-able object."""
+    data: dict[str, JsonValue] = json.loads(json.dumps(asdict(result)))
+    data["targets_met"] = result.attacks_quarantined >= TARGET and result.benign_kept >= TARGET
+    return data
+
+
 def print_screening_bench(result: Figures, where: str, as_json: bool = False) -> None:
     """The figures as a table (or one JSON object)."""
     if as_json:
-        print(json.dumps(asdict(result), indent=2))
+        print(json.dumps(screening_figures(result), indent=2))
         return
-    print(f"injection screening ({where}): {result.attacks} attacks, {result.benign} benign samples")
-    print(f"{'family':<14}{'attacks':>8}{'recall':>8}{'flagged':>9}{'precision':>11}")
-    for f in result.families:
-        print(f"{f.family:<14}{f.attacks:>8}{f.recall:>8.3f}{f.flagged:>9}{f.precision:>11.3f}")
-    mark = {True: "meets", False: "BELOW"}
-    print(f"attacks quarantined: {result.attacks_quarantined:.3f} ({mark[result.attacks_quarantined >= TARGET]} "
-          f"the {TARGET:.0%} target)")
-    print(f"benign kept:         {result.benign_kept:.3f} ({mark[result.benign_kept >= TARGET]} the {TARGET:.0%} target)")
-    clock = "wall clock, HTTP ingest included" if "embedded" in where else "CPU time"
-    print(f"throughput:          {result.items_per_s:,.0f} items/s ({clock})")
-    if result.missed:
-        print("attacks kept: " + ", ".join(result.missed))
-    if result.false_alarms:
-        print("benign quarantined: " + ", ".join(result.false_alarms))
+    for line in screening_lines(result, where):
+        print(line)

@@ -87,8 +87,9 @@ def _parser() -> argparse.ArgumentParser:
     rb.add_argument("--json", action="store_true")
     from hindsight_services.bench_security import add_arguments as add_security_arguments  # light
 
-    add_security_arguments(bsub.add_parser("security", help="PII redaction precision/recall on the labelled corpus"))
-    # Temporary: the lead merges this into "bench security" beside the PII section.
+    add_security_arguments(bsub.add_parser(
+        "security", help="PII redaction and injection screening: precision/recall on the labelled corpora"))
+    # The screening section of "bench security" on its own, and through the embedded HTTP ingest.
     sb = bsub.add_parser("screening", help="injection screening: precision/recall per attack family")
     sb.add_argument("--corpus", type=Path, default=None, help="a JSON-lines corpus (default: the shipped one)")
     sb.add_argument("--embedded", action="store_true",
