@@ -83,6 +83,15 @@ def _parser() -> argparse.ArgumentParser:
     rcb.add_argument("--data-dir", type=Path, default=None,
                      help="embedded: keep the loaded corpus here and reuse it in later runs")
     rcb.add_argument("--json", action="store_true")
+    pb = bsub.add_parser("perf", help="ingest throughput, projection rate, freshness, recall latency, memory")
+    pb.add_argument("--quick", action="store_true", help="small phases (well under 3 minutes), for CI")
+    pb.add_argument("--sizes", default="10000,100000",
+                    help="recall latency at these many turns of one user (full run; comma-separated)")
+    pb.add_argument("--url", default=None,
+                    help="a running gateway on this machine (the cluster); default: start `hindsight serve`")
+    pb.add_argument("--pid", action="append", default=[], metavar="NAME=PID",
+                    help="also report this process's peak memory (repeat; e.g. the cluster's services)")
+    pb.add_argument("--json", action="store_true", help="also print one JSON object as the last line")
     rb = bsub.add_parser("reflect", help="offline reflector precision/recall on the labelled sets")
     rb.add_argument("--json", action="store_true")
     from hindsight_services.bench_security import add_arguments as add_security_arguments  # light
@@ -123,6 +132,8 @@ def main(argv: list[str] | None = None) -> int:
             return asyncio.run(_bench_locomo(args))
         if args.command == "bench" and args.bench == "recall":
             return asyncio.run(_bench_recall(args))
+        if args.command == "bench" and args.bench == "perf":
+            return asyncio.run(_bench_perf(args))
         if args.command == "bench" and args.bench == "reflect":
             return _bench_reflect(args)
         if args.command == "bench" and args.bench == "security":
@@ -260,7 +271,7 @@ async def _bench_locomo(args: argparse.Namespace) -> int:
 async def _bench_recall(args: argparse.Namespace) -> int:
     from hindsight_services.bench_recall import preset_names, print_recall_bench, run_recall_bench
 
-    sizes = [int(n) for n in args.n.split(",") if n.strip()]
+    sizes = _sizes(args.n)
     if args.url and args.data_dir:
         raise SystemExit("hindsight: --data-dir applies to the embedded bench, not with --url")
     rows = await run_recall_bench(sizes, preset_names(args.presets), args.queries, args.url, args.data_dir)
@@ -277,6 +288,25 @@ def _bench_screening(args: argparse.Namespace) -> int:
     else:
         result = run_classifier(samples, load_settings())
     print_screening_bench(result, "embedded server, HTTP ingest" if args.embedded else "classifier", args.json)
+    return 0
+
+
+def _sizes(text: str) -> list[int]:
+    try:
+        sizes = [int(n) for n in text.split(",") if n.strip()]
+    except ValueError:
+        raise SystemExit(f"hindsight: sizes are comma-separated whole numbers, got {text!r}") from None
+    if not sizes or min(sizes) < 1:
+        raise SystemExit(f"hindsight: sizes must be at least 1, got {text!r}")
+    return sizes
+
+
+async def _bench_perf(args: argparse.Namespace) -> int:
+    from hindsight_services.bench_perf import Plan, default_log_dir, parse_pids, print_perf, run_perf_bench
+
+    plan = Plan.quick() if args.quick else Plan.full(_sizes(args.sizes))
+    result = await run_perf_bench(args.url, parse_pids(args.pid), plan, default_log_dir())
+    print_perf(result, args.json)
     return 0
 
 

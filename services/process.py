@@ -79,6 +79,14 @@ async def projection_status(log_: EventLog, projections: dict[str, Projection]) 
     return out
 
 
+def consumer_problem(tasks: list[asyncio.Task[None]], consumer: Consumer | None, max_silence_s: float) -> str | None:
+    """Why this process's consumer cannot make progress, or None (also without one)."""
+    for t in tasks:
+        if t.done():
+            return f"the task {t.get_name()} has ended"
+    return consumer.health(max_silence_s) if consumer is not None else None
+
+
 # What the gateway passes on each way: the request headers ingest reads, and the answer
 # headers a caller needs (Retry-After when ingest itself is answering 503).
 _FORWARDED_REQUEST_HEADERS = ("content-type", "idempotency-key", "authorization", "traceparent")
@@ -215,8 +223,14 @@ def create_service_app(service: str, settings: Settings) -> FastAPI:
 
     @app.get("/healthz")
     async def healthz() -> JSONResponse:
-        ok = bool(app.state.ready) and not any(t.done() for t in tasks)
-        return JSONResponse({"service": service, "status": "ok" if ok else "starting"}, status_code=200 if ok else 503)
+        """Liveness: 503 with the reason while starting, and once the consumer's task has
+        ended or its loop cannot make progress (Kubernetes then restarts the process)."""
+        if not app.state.ready:
+            return JSONResponse({"service": service, "status": "starting"}, status_code=503)
+        problem = consumer_problem(tasks, parts.get("consumer"), settings.liveness_stall_s)
+        if problem is not None:
+            return JSONResponse({"service": service, "status": "unhealthy", "reason": problem}, status_code=503)
+        return JSONResponse({"service": service, "status": "ok"}, status_code=200)
 
     if service == "ingest":
         app.include_router(ingest_wiring.router(lambda: parts["log"], settings))
@@ -238,7 +252,8 @@ def create_service_app(service: str, settings: Settings) -> FastAPI:
         async def consumer_status() -> dict[str, Any]:
             c: Consumer = parts["consumer"]
             return {"group": c.group, "position": c.position, "processed": c.processed,
-                    "dead_lettered": c.dead_lettered}
+                    "dead_lettered": c.dead_lettered,
+                    "problem": consumer_problem(tasks, c, settings.liveness_stall_s)}
 
     return app
 

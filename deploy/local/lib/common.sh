@@ -20,11 +20,13 @@ HS_ELASTICSEARCH_VERSION="${HINDSIGHT_ELASTICSEARCH_VERSION:-8.19.21}"
 HS_NEO4J_VERSION="${HINDSIGHT_NEO4J_VERSION:-5.26.30}"
 HS_MAVEN_DEPENDENCY_PLUGIN="org.apache.maven.plugins:maven-dependency-plugin:3.8.1"
 
-# Fixed addresses: tests read them from $HS_INFRA_DIR/env.
+# Fixed addresses: tests read them from $HS_INFRA_DIR/env. Kafka's two ports can be moved
+# (with their own HINDSIGHT_INFRA_DIR) to run a second, private broker beside the shared one,
+# e.g. for a test that stops and restarts it (tests/support/private_kafka.py).
 HS_HOST=127.0.0.1
 HS_POSTGRES_PORT=55432
-HS_KAFKA_PORT=9092
-HS_KAFKA_CONTROLLER_PORT=9093
+HS_KAFKA_PORT="${HINDSIGHT_KAFKA_PORT:-9092}"
+HS_KAFKA_CONTROLLER_PORT="${HINDSIGHT_KAFKA_CONTROLLER_PORT:-9093}"
 HS_ELASTICSEARCH_PORT=9200
 HS_ELASTICSEARCH_TRANSPORT_PORT=9300
 HS_NEO4J_PORT=7687

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
@@ -28,7 +29,7 @@ from opentelemetry import trace
 from opentelemetry.trace import Span, SpanKind, Status, StatusCode
 
 from hindsight_common.errors import PersistenceError, ProjectionError, ProviderError
-from hindsight_common.ports.log import EventLog, LogRecord, Position
+from hindsight_common.ports.log import EventLog, LogRecord, Position, Subscription
 from hindsight_common.streams import dead_letter_stream
 from hindsight_common.telemetry import metrics
 from hindsight_common.telemetry.tracing import record_carrier, recording, span, start_span, within
@@ -91,9 +92,15 @@ class Consumer:
         self.dead_lettered = 0
         self.position: dict[str, int] = {}
         self.ready = asyncio.Event()
+        # Liveness (``health``): when a fetch last returned, and since when and why the
+        # loop keeps failing (set by ``supervise``, cleared by the next fetch).
+        self.last_poll_at: float | None = None
+        self.failure: tuple[float, str] | None = None
+        self._sub: Subscription | None = None
 
     async def run(self, stop: asyncio.Event) -> None:
         sub = await self._log.subscribe(self.group, self.streams)
+        self._sub = sub
         try:
             if self._resume_from is not None:
                 # The projection says what it holds; if it is behind the group's
@@ -106,6 +113,7 @@ class Consumer:
             self.ready.set()
             while not stop.is_set():
                 records = await sub.fetch(self._batch, self._poll)
+                self.last_poll_at, self.failure = time.monotonic(), None
                 if not records:
                     if self._on_idle is not None:
                         await self._on_idle()  # time-based work (e.g. idle sessions)
@@ -117,7 +125,25 @@ class Consumer:
                 for stream, n in Counter(r.stream for r in records).items():
                     metrics.EVENTS_PROCESSED.labels(self.group, stream).inc(n)
         finally:
+            self._sub = None
             await sub.close()
+
+    def failed(self, reason: str) -> None:
+        """Record that the loop failed (kept from the first failure until a fetch works)."""
+        if self.failure is None:
+            self.failure = (time.monotonic(), reason)
+
+    def health(self, max_silence_s: float) -> str | None:
+        """Why this consumer is not making progress, or None: it has been failing, or no
+        fetch has returned, for ``max_silence_s``, or its subscription reports a stall
+        (e.g. Kafka has not answered for its window). For liveness checks."""
+        now = time.monotonic()
+        if self.failure is not None and now - self.failure[0] >= max_silence_s:
+            return f"{self.group}: failing for {now - self.failure[0]:.0f} s: {self.failure[1]}"
+        if self.last_poll_at is not None and now - self.last_poll_at >= max_silence_s:
+            return f"{self.group}: no fetch from the log has returned for {now - self.last_poll_at:.0f} s"
+        problem = self._sub.health() if self._sub is not None else None
+        return f"{self.group}: {problem}" if problem else None
 
     async def _process(self, records: Sequence[LogRecord], stop: asyncio.Event) -> None:
         position = batch_position(records)
@@ -209,10 +235,23 @@ async def supervise(consumer: Consumer, stop: asyncio.Event) -> None:
     from its committed position, so nothing is lost and other tasks keep going."""
     backoff = 0.5
     while not stop.is_set():
+        polled = consumer.last_poll_at
         try:
             await consumer.run(stop)
             return
-        except Exception:  # task boundary: log and restart
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if stop.is_set() or (task is not None and task.cancelling()):
+                raise  # a real cancellation of this task
+            # A cancellation nobody asked this task for (a driver leaking one, as aiokafka's
+            # consumer stop did in issue 14's outage) would end the consumer in silence.
+            log.error("consumer %s was cancelled from inside; restarting in %.1fs", consumer.group, backoff,
+                      exc_info=True)
+            consumer.failed("cancelled from inside (a driver timeout)")
+        except Exception as e:  # task boundary: log and restart
             log.exception("consumer %s crashed; restarting in %.1fs", consumer.group, backoff)
-            await asyncio.sleep(backoff)
-            backoff = min(backoff * 2, 30.0)
+            consumer.failed(f"{type(e).__name__}: {e}")
+        if consumer.last_poll_at != polled:
+            backoff = 0.5  # it was working until now: a new failure starts with a short wait
+        await asyncio.sleep(backoff)
+        backoff = min(backoff * 2, 30.0)

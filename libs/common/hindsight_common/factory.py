@@ -36,13 +36,16 @@ def make_log(settings: Settings) -> EventLog:
                 "log_backend 'kafka' needs HINDSIGHT_KAFKA_BOOTSTRAP: the brokers' host:port "
                 "(e.g. 127.0.0.1:9092)"
             )
-        # No I/O here: topics, producer and the PostgreSQL pool start on first use.
+        # No I/O here: topics, producer and the PostgreSQL pool start on first use. The
+        # PostgreSQL state is the log's idempotency store (ports/idempotency.py).
         return KafkaLog(
             settings.kafka_bootstrap,
             _postgres_state(settings, "log_backend 'kafka' (idempotency keys)"),
             topic_prefix=settings.kafka_topic_prefix,
             partitions=settings.kafka_partitions,
             replication=settings.kafka_replication,
+            stall_after_s=settings.kafka_stall_s,
+            append_timeout_s=settings.kafka_append_timeout_s,
         )
     raise ConfigurationError(f"unknown log backend {settings.log_backend!r}")
 

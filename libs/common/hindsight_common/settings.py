@@ -95,6 +95,14 @@ class Settings(BaseSettings):
     postgres_dsn: str | None = Field(
         None, repr=False, description="postgresql://user:password@host:port/database"
     )
+    kafka_append_timeout_s: float = Field(
+        5.0, gt=0, description="Deadline of each step of an append to Kafka; past it a write answers 503.")
+    kafka_stall_s: float = Field(
+        30.0, gt=0, description="A Kafka consumer that fetches nothing this long while its partitions "
+                                "have unread records is rebuilt (it rejoins its group).")
+    liveness_stall_s: float = Field(
+        120.0, gt=0, description="GET /healthz of a cluster consumer answers 503 once its loop has been "
+                                 "failing, or not fetching, this long, or Kafka has been out of reach.")
 
     # Admin-only request options (recall's and browsing's ``include``) need this token as
     # ``Authorization: Bearer <token>``; unset (or empty): admin options are refused.

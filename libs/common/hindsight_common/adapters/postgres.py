@@ -154,7 +154,8 @@ def _lock_id(schema: str) -> int:
 
 
 class PostgresState:
-    """A pool on one PostgreSQL database and schema, migrated on open.
+    """A pool on one PostgreSQL database and schema, migrated on open; also the
+    cluster's idempotency store (``ports/idempotency.py``: claim, store, release).
 
     ``schema`` puts every table in its own PostgreSQL schema (tests use a fresh one
     each); the default is ``public``.

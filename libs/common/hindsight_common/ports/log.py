@@ -1,7 +1,7 @@
 """The log port: the immutable, ordered source of truth, and its subscriptions.
 
-Adapters: ``adapters.sqlite_log`` (embedded). The cluster adapter (Kafka) is
-the same contract over topics and consumer groups.
+Adapters: ``adapters.sqlite_log`` (embedded) and ``adapters.kafka_log`` (cluster), the
+same contract over topics and consumer groups.
 """
 
 from __future__ import annotations
@@ -141,6 +141,12 @@ class Subscription(ABC):
     @abstractmethod
     async def committed(self) -> Position:
         """The group's committed position."""
+
+    def health(self) -> str | None:
+        """Why this subscription cannot make progress (e.g. its brokers have not answered
+        for a while), or None when nothing is known to be wrong. For liveness checks;
+        never raises. Default: None (a local log has nothing to report)."""
+        return None
 
     @abstractmethod
     async def close(self) -> None:
