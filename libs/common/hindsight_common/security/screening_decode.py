@@ -133,10 +133,19 @@ def encoded_layers(text: str, readings: bool = True) -> list[Layer]:
         return out
     runs = _uncommon_runs(text[:MAX_DECODED])
     if runs:
-        out.append(Layer("rot13", codecs.encode(" ... ".join(runs), "rot13")))
+        decoded = codecs.encode(" ... ".join(runs), "rot13")
+        if _reads_as_english(decoded):  # names and jargon read as rot13 are gibberish: not worth screening
+            out.append(Layer("rot13", decoded))
     if _LEET_WORD.search(text):
         out.append(Layer("leet", _LEET_WORD.sub(lambda m: m.group(0).translate(_LEET), text[:MAX_DECODED])))
     return out
+
+
+def _reads_as_english(text: str) -> bool:
+    """Whether ``text`` has common English words about as often as English does."""
+    words = _WORD.findall(text)
+    common = sum(w.lower() in _COMMON for w in words)
+    return common >= max(1, len(words) // 8)
 
 
 def _uncommon_runs(text: str, at_least: int = 3) -> list[str]:
