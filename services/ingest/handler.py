@@ -160,7 +160,8 @@ class Ingest:
         # Quarantines go after every turn of the batch in the same all-or-nothing append
         # (see security/screening_events.py), so the first len(events) entries are the turns.
         # Screening is CPU work (about a millisecond a turn): off the event loop.
-        held = await asyncio.to_thread(screen_interactions, self._screener, events, sources) if self._screener else []
+        held = await asyncio.to_thread(
+            screen_interactions, self._screener, events, sources, request.interactions) if self._screener else []
         appended = (await self._log.append(INTERACTIONS, [*events, *held], idempotency=idempotency))[: len(events)]
         replayed = any(a.event_id != e.event_id for a, e in zip(appended, events, strict=False))
         if not replayed:

@@ -4,7 +4,8 @@ detected attack leaves behind (pure; ingest and reflect call these).
 Where screening runs, and why there:
 
 - **Turns, at ingest, before the append.** The verdict is computed from the request
-  alone, so the ``MemoryQuarantined`` events go into the *same* all-or-nothing append as
+  alone (the turns as sent, before PII redaction hides addresses and encoded payloads;
+  only reasons are recorded), so the ``MemoryQuarantined`` events go into the *same* all-or-nothing append as
   the turns, right after them on the interactions stream (same partition key): no
   consumer can see a suspicious turn without its quarantine following it, and the caller
   is acknowledged only once both are durable. The turn itself is kept in the log;
@@ -20,7 +21,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterable, Sequence
 
-from hindsight_common.api import IngestRequest
+from hindsight_common.api import IngestRequest, InteractionIn
 from hindsight_common.errors import InvalidInput, Problem
 from hindsight_common.events import InteractionRecorded, MemoryExtracted, ReflectorInfo
 from hindsight_common.events.security import MemoryQuarantined, Source, Target
@@ -61,11 +62,11 @@ def request_sources(request: IngestRequest) -> list[Source]:
     return out
 
 
-def interaction_verdict(screener: Screener, event: InteractionRecorded, source: Source) -> Verdict:
+def interaction_verdict(screener: Screener, turn: InteractionIn | InteractionRecorded, source: Source) -> Verdict:
     """The turn's verdict: its content at its source's trust, or, when stronger, a tool
     call's result read as tool output."""
-    verdicts = [screener.screen(event.content, source)]
-    verdicts += [screener.screen(c.result, "tool_output") for c in event.tool_calls if c.result]
+    verdicts = [screener.screen(turn.content, source)]
+    verdicts += [screener.screen(c.result, "tool_output") for c in turn.tool_calls if c.result]
     return max(verdicts, key=lambda v: v.score - v.threshold)
 
 
@@ -81,12 +82,18 @@ def quarantine(verdict: Verdict, target_id: uuid.UUID, target: Target, like: Int
 
 
 def screen_interactions(
-    screener: Screener, events: Sequence[InteractionRecorded], sources: Sequence[Source]
+    screener: Screener, events: Sequence[InteractionRecorded], sources: Sequence[Source],
+    sent: Sequence[InteractionIn] | None = None,
 ) -> list[MemoryQuarantined]:
-    """The quarantines of the turns in ``events`` that screening holds back."""
+    """The quarantines of the turns in ``events`` that screening holds back. ``sent``: the
+    turns as the caller sent them (same order), screened instead of the events: PII
+    redaction replaces addresses, URLs and high-entropy tokens (base64 payloads) with
+    placeholders, which would hide exfiltration targets and encoded orders. Only reasons
+    are recorded, never the text, so reading the unredacted text here stores nothing."""
     out: list[MemoryQuarantined] = []
-    for event, source in zip(events, sources, strict=True):
-        verdict = interaction_verdict(screener, event, source)
+    turns: Sequence[InteractionIn | InteractionRecorded] = events if sent is None else sent
+    for event, turn, source in zip(events, turns, sources, strict=True):
+        verdict = interaction_verdict(screener, turn, source)
         if verdict.quarantine:
             out.append(quarantine(verdict, event.event_id, "interaction", event, event.session))
     return out
