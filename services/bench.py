@@ -25,6 +25,7 @@ from hindsight_common.bench import locomo
 from hindsight_common.errors import ConfigurationError
 from hindsight_common.recall.presets import PRESETS, Preset, ablations, preset
 from hindsight_common.settings import Settings
+from hindsight_services.auth import api_key_headers
 from hindsight_services.embedded import create_app
 
 TENANT = "locomo-bench"
@@ -78,7 +79,7 @@ def bench_presets(names: Sequence[str], ablate: str | None) -> dict[str, Preset]
 @asynccontextmanager
 async def _client(url: str | None, presets: Mapping[str, Preset]) -> AsyncIterator[httpx.AsyncClient]:
     if url:
-        async with httpx.AsyncClient(base_url=url, timeout=120) as client:
+        async with httpx.AsyncClient(base_url=url, timeout=120, headers=api_key_headers()) as client:
             yield client
         return
     with tempfile.TemporaryDirectory(prefix="hindsight-bench-") as tmp:

@@ -22,6 +22,7 @@ from hindsight_common.bench import synthetic
 from hindsight_common.bench.locomo import percentile
 from hindsight_common.recall.presets import PRESETS
 from hindsight_common.settings import Settings
+from hindsight_services.auth import api_key_headers
 from hindsight_services.embedded import create_app
 
 TENANT = "recall-bench"
@@ -36,7 +37,7 @@ MARKER = "bench-recall-loaded-1user.json"  # in a kept data directory: how many 
 @asynccontextmanager
 async def _client(url: str | None, data_dir: Path | None) -> AsyncIterator[httpx.AsyncClient]:
     if url:
-        async with httpx.AsyncClient(base_url=url, timeout=120) as client:
+        async with httpx.AsyncClient(base_url=url, timeout=120, headers=api_key_headers()) as client:
             yield client
         return
     with tempfile.TemporaryDirectory(prefix="hindsight-bench-") as tmp:

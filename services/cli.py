@@ -15,6 +15,9 @@ import httpx
 
 from hindsight_common.errors import HindsightError
 from hindsight_common.settings import DEFAULT_GRPC_PORT, DEFAULT_HOST, DEFAULT_PORT, load_settings
+from hindsight_services.auth import api_key_headers
+from hindsight_services.cli_keys import add_arguments as add_keys_arguments
+from hindsight_services.cli_keys import add_audit_arguments, run_audit, run_keys
 from hindsight_services.mcp import add_arguments as add_mcp_arguments  # light: no MCP SDK import
 
 DEFAULT_URL = f"http://{DEFAULT_HOST}:{DEFAULT_PORT}"
@@ -52,8 +55,13 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--preset", default=None, help="fast or balanced (the default)")
     r.add_argument("--explain", action="store_true", help="with --json: each item's path ranks and factors")
     r.add_argument("--include", action="append", default=[], choices=["forgotten", "superseded", "quarantined"],
-                   help="admin only (repeatable): also these states; sends $HINDSIGHT_ADMIN_TOKEN")
+                   help="admin only (repeatable): also these states; needs $HINDSIGHT_API_KEY with the admin scope")
     r.add_argument("--json", action="store_true", help="print the raw JSON answer")
+
+    add_keys_arguments(sub.add_parser("keys", help="create, list and revoke API keys (in the data directory "
+                                                   "or, with HINDSIGHT_LOG_BACKEND=kafka, in PostgreSQL)"))
+
+    add_audit_arguments(sub.add_parser("audit", help="a tenant's audit events (key actions, refused requests)"))
 
     add_mcp_arguments(sub.add_parser("mcp", help="serve the memory tools to agents over MCP (stdio or streamable HTTP)"))
 
@@ -92,6 +100,13 @@ def _parser() -> argparse.ArgumentParser:
     pb.add_argument("--pid", action="append", default=[], metavar="NAME=PID",
                     help="also report this process's peak memory (repeat; e.g. the cluster's services)")
     pb.add_argument("--json", action="store_true", help="also print one JSON object as the last line")
+    ab = bsub.add_parser("auth", help="what checking an API key or a JWT costs per call and per request")
+    ab.add_argument("--n", type=int, default=2000, help="calls per measurement")
+    ab.add_argument("--json", action="store_true")
+    cb = bsub.add_parser("consolidate", help="dedup and supersession precision/recall on a synthetic stream")
+    cb.add_argument("--n", type=int, default=5000, help="statements (default 5000)")
+    cb.add_argument("--seed", type=int, default=7)
+    cb.add_argument("--json", action="store_true")
     rb = bsub.add_parser("reflect", help="offline reflector precision/recall on the labelled sets")
     rb.add_argument("--json", action="store_true")
     from hindsight_services.bench_security import add_arguments as add_security_arguments  # light
@@ -122,6 +137,10 @@ def main(argv: list[str] | None = None) -> int:
             return run_from_args(args)
         if args.command == "run":
             return _run_service(args)
+        if args.command == "keys":
+            return asyncio.run(run_keys(args))
+        if args.command == "audit":
+            return asyncio.run(run_audit(args))
         if args.command == "ingest":
             return _ingest(args)
         if args.command == "recall":
@@ -134,6 +153,13 @@ def main(argv: list[str] | None = None) -> int:
             return asyncio.run(_bench_recall(args))
         if args.command == "bench" and args.bench == "perf":
             return asyncio.run(_bench_perf(args))
+        if args.command == "bench" and args.bench == "auth":
+            from hindsight_services.bench_auth import print_auth_bench, run_auth_bench
+
+            print_auth_bench(asyncio.run(run_auth_bench(args.n)), args.json)
+            return 0
+        if args.command == "bench" and args.bench == "consolidate":
+            return asyncio.run(_bench_consolidate(args))
         if args.command == "bench" and args.bench == "reflect":
             return _bench_reflect(args)
         if args.command == "bench" and args.bench == "security":
@@ -177,7 +203,9 @@ def _run_service(args: argparse.Namespace) -> int:
     from hindsight_common.telemetry import shutdown_tracing
     from hindsight_services.observability import setup_process
 
-    settings = load_settings(host=args.host, port=args.port, grpc_port=args.grpc_port)
+    # The cluster requires API keys unless HINDSIGHT_AUTH says otherwise.
+    auth = None if os.environ.get("HINDSIGHT_AUTH") else "required"
+    settings = load_settings(host=args.host, port=args.port, grpc_port=args.grpc_port, auth=auth)
     setup_process(args.service, settings, "json")
     app = create_service_app(args.service, settings)
     uvicorn.run(app, host=settings.host, port=settings.port, log_level="info", log_config=None)
@@ -201,7 +229,7 @@ def _read_lines(path: Path) -> list[dict[str, Any]]:
 def _ingest(args: argparse.Namespace) -> int:
     items = _read_lines(args.file)
     sent = 0
-    with httpx.Client(base_url=args.url, timeout=60) as client:
+    with httpx.Client(base_url=args.url, timeout=60, headers=api_key_headers()) as client:
         for i in range(0, len(items), args.batch):
             r = client.post("/v1/interactions", json={"interactions": items[i : i + args.batch]})
             if r.status_code >= 400:
@@ -218,12 +246,8 @@ def _recall(args: argparse.Namespace) -> int:
                                "query": args.query, "k": args.k, "preset": args.preset,
                                "explain": args.explain or None, "include": args.include or None}.items()
             if v is not None}
-    headers = {}
-    if args.include and os.environ.get("HINDSIGHT_ADMIN_TOKEN"):
-        # From the environment only: a token on the command line is visible to every user.
-        headers["authorization"] = f"Bearer {os.environ['HINDSIGHT_ADMIN_TOKEN']}"
-    with httpx.Client(base_url=args.url, timeout=60) as client:
-        r = client.post("/v1/recall", json=body, headers=headers)
+    with httpx.Client(base_url=args.url, timeout=60, headers=api_key_headers()) as client:
+        r = client.post("/v1/recall", json=body)
     if r.status_code >= 400:
         print(f"hindsight: {r.status_code} {r.text}", file=sys.stderr)
         return 1
@@ -307,6 +331,15 @@ async def _bench_perf(args: argparse.Namespace) -> int:
     plan = Plan.quick() if args.quick else Plan.full(_sizes(args.sizes))
     result = await run_perf_bench(args.url, parse_pids(args.pid), plan, default_log_dir())
     print_perf(result, args.json)
+    return 0
+
+
+async def _bench_consolidate(args: argparse.Namespace) -> int:
+    from hindsight_services.bench_consolidate import print_consolidate_bench, run_consolidate_bench
+
+    if args.n < 1:
+        raise SystemExit("hindsight: --n must be at least 1")
+    print_consolidate_bench(await run_consolidate_bench(args.n, args.seed), args.json)
     return 0
 
 

@@ -22,6 +22,7 @@ from hindsight_common.consumer import Consumer, supervise
 from hindsight_common.errors import ConfigurationError
 from hindsight_common.factory import (
     make_access_counts,
+    make_credentials,
     make_embedder,
     make_graph_store,
     make_log,
@@ -42,10 +43,14 @@ from hindsight_common.ports.reflect_state import ReflectState
 from hindsight_common.recall.access import AccessRecorder, access_lookup
 from hindsight_common.recall.engine import RecallEngine, RecallSettings
 from hindsight_common.recall.presets import PRESETS, Preset
+from hindsight_common.security.credentials_access import Authenticator
+from hindsight_common.security.credentials_audit import AuditTrail
 from hindsight_common.settings import Settings
 from hindsight_common.telemetry import TracedLog
 from hindsight_common.text.tokens import count_tokens
 from hindsight_services import api_docs
+from hindsight_services import auth_routes
+from hindsight_services.auth import needs, warn_if_open
 from hindsight_services.consolidate import wiring as consolidate_wiring
 from hindsight_services.embed import wiring as embed_wiring
 from hindsight_services.grpc_api.server import GrpcGateway, build_server
@@ -132,7 +137,7 @@ class EmbeddedRuntime:
             reflect_wiring.consumer(
                 self.log, self.reflect_state, make_reflector(self.settings), self.settings
             ),
-            consolidate_wiring.consumer(self.log, self.settings, self.access_counts),
+            consolidate_wiring.consumer(self.log, self.settings, self.access_counts, self.embedder),
         ]
         self.query = Query(
             RecallEngine(
@@ -224,15 +229,20 @@ def create_app(
     does; tests and benchmarks leave it off, so they never compete for the port).
     """
     runtime = EmbeddedRuntime(settings, embedder, reranker, presets)
+    audit = AuditTrail(lambda: runtime.log)
+    auth = Authenticator.from_settings(settings, lambda: make_credentials(settings), audit)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        warn_if_open(settings)
         await runtime.start()
+        audit.start()
         grpc_gateway: GrpcGateway | None = None
         try:
             if serve_grpc and settings.grpc_port:  # gRPC beside HTTP, over the same handlers
                 grpc_gateway = build_server(
-                    lambda: runtime.query, lambda: Ingest(runtime.log, settings), settings, settings.grpc_port
+                    lambda: runtime.query, lambda: Ingest(runtime.log, settings), settings, settings.grpc_port,
+                    auth=auth,
                 )
                 await grpc_gateway.start()
             app.state.grpc = grpc_gateway
@@ -242,11 +252,15 @@ def create_app(
             app.state.ready = False
             if grpc_gateway is not None:
                 await grpc_gateway.stop()
+            await audit.stop()  # its last batch goes out before the log closes
             await runtime.stop()
+            await auth.store.close()
 
     app = FastAPI(title="Hindsight", version="0.1.0", lifespan=lifespan, telemetry=FASTAPI_TELEMETRY,
                   generate_unique_id_function=api_docs.operation_id)
     app.state.runtime = runtime
+    app.state.auth = auth
+    app.state.audit = audit
     app.state.ready = False
     install_error_handlers(app)
     api_docs.install(app, settings, presets=tuple(presets))
@@ -258,11 +272,13 @@ def create_app(
         ok = bool(app.state.ready)
         return JSONResponse({"status": "ok" if ok else "starting"}, status_code=200 if ok else 503)
 
-    @app.get("/v1/status", description=api_docs.STATUS_DESCRIPTION, responses=api_docs.EVERY_ROUTE)
+    @app.get("/v1/status", description=api_docs.STATUS_DESCRIPTION, responses=api_docs.EVERY_ROUTE,
+             dependencies=[needs(auth, "read")])
     async def status() -> dict[str, Any]:
         return await runtime.status()
 
-    app.include_router(ingest_wiring.router(lambda: runtime.log, settings))
-    app.include_router(query_wiring.router(lambda: runtime.query, settings))
+    app.include_router(ingest_wiring.router(lambda: runtime.log, settings, auth))
+    app.include_router(query_wiring.router(lambda: runtime.query, settings, auth))
+    app.include_router(auth_routes.router(settings, auth, audit))
     app.include_router(ui_router())
     return app

@@ -7,6 +7,9 @@ at the edges too: an unknown path (``not_found``), a wrong method
 traceback or exception text; the log has those) answer the same shape. An outage
 (the log, a projection, a model provider or the ingest service down) is ``503
 unavailable`` with a ``Retry-After`` header, so clients and proxies back off and retry.
+A missing or invalid API key is ``401 unauthorized`` (with ``WWW-Authenticate``), a scope
+or tenant the key does not hold ``403 forbidden``, a key over its rate limit ``429
+rate_limited`` with ``Retry-After``.
 """
 
 from __future__ import annotations
@@ -34,8 +37,10 @@ from hindsight_common.errors import (
     Problem,
     ProjectionError,
     ProviderError,
+    RateLimited,
     ServiceUnavailable,
 )
+from hindsight_common.security.credentials_limits import retry_after_header
 
 log = logging.getLogger(__name__)
 M = TypeVar("M", bound=BaseModel)
@@ -154,6 +159,8 @@ def _status(e: HindsightError) -> tuple[int, str]:
         return 403, "forbidden"
     if isinstance(e, AuthError):
         return 401, "unauthorized"
+    if isinstance(e, RateLimited):
+        return 429, "rate_limited"
     if isinstance(e, (PersistenceError, ProjectionError, ProviderError, ServiceUnavailable)):
         return 503, "unavailable"
     return 500, "internal"
@@ -186,6 +193,10 @@ def install_error_handlers(app: FastAPI) -> None:
             log.error("request failed: %s: %s", type(e).__name__, e)
         problems = e.problems if isinstance(e, (InvalidInput, Forbidden)) else []
         headers = {"Retry-After": str(RETRY_AFTER_S)} if status == 503 else None
+        if isinstance(e, RateLimited):
+            headers = {"Retry-After": retry_after_header(e.retry_after_s)}
+        elif status == 401:
+            headers = {"WWW-Authenticate": 'Bearer realm="hindsight"'}
         return JSONResponse(error_body(code, str(e), problems), status_code=status, headers=headers)
 
     @app.exception_handler(RequestValidationError)

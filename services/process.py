@@ -26,6 +26,7 @@ from hindsight_common.consumer import Consumer, supervise
 from hindsight_common.errors import ConfigurationError, ServiceUnavailable
 from hindsight_common.factory import (
     make_access_counts,
+    make_credentials,
     make_embedder,
     make_graph_store,
     make_log,
@@ -40,11 +41,15 @@ from hindsight_common.ports.log import EventLog, Position
 from hindsight_common.ports.projection import Projection
 from hindsight_common.recall.access import AccessRecorder, access_lookup
 from hindsight_common.recall.engine import RecallEngine, RecallSettings
+from hindsight_common.security.credentials_access import Authenticator
+from hindsight_common.security.credentials_audit import AuditTrail
 from hindsight_common.settings import Settings
 from hindsight_common.text.tokens import count_tokens
 from hindsight_common.streams import INTERACTIONS, MEMORIES
 from hindsight_common.telemetry import TracedLog, current_carrier
 from hindsight_services import api_docs
+from hindsight_services import auth_routes
+from hindsight_services.auth import needs, warn_if_open
 from hindsight_services.consolidate import wiring as consolidate_wiring
 from hindsight_services.embed import wiring as embed_wiring
 from hindsight_services.grpc_api.server import build_server
@@ -153,9 +158,11 @@ def _not_serving() -> EventLog:
     raise ServiceUnavailable("the gateway forwards writes; it holds no log")
 
 
-def forwarding_router(forwarder: IngestForwarder) -> APIRouter:
-    """The write routes of the gateway, each forwarded to ingest by ``forwarder``."""
-    api = APIRouter(tags=["ingest"])
+def forwarding_router(forwarder: IngestForwarder, auth: Authenticator) -> APIRouter:
+    """The write routes of the gateway, each forwarded to ingest by ``forwarder``. The
+    gateway checks the key's ``write`` scope first (a request without one never reaches
+    ingest); ingest checks the forwarded key again and binds its tenant."""
+    api = APIRouter(tags=["ingest"], dependencies=[needs(auth, "write")])
     for path in ("/v1/interactions", "/v1/sessions/{session}:close", "/v1/reflect",
                  "/v1/memories/{memory_id}:forget", "/v1/memories/{memory_id}:release"):
         api.add_api_route(path, forwarder.forward, methods=["POST"], include_in_schema=False)
@@ -171,14 +178,20 @@ def create_service_app(service: str, settings: Settings) -> FastAPI:
     closers: list[Closer] = []
     tasks: list[asyncio.Task[None]] = []
     forwarder = None
+    audit = AuditTrail(lambda: parts["log"])
+    auth = Authenticator.from_settings(settings, lambda: make_credentials(settings), audit)
+    closers.append(auth.store.close)
     if service == "query" and settings.ingest_url:
         forwarder = IngestForwarder(
             settings.ingest_url, settings.ingest_timeout_s, settings.ingest_answer_timeout_s)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        warn_if_open(settings)
         event_log = TracedLog(make_log(settings))
         parts["log"] = event_log
+        audit.start()
+        closers.append(audit.stop)  # closers run in reverse: its last batch goes out first
         consumer = await _start(service, settings, event_log, parts, closers)
         if consumer is not None:
             parts["consumer"] = consumer
@@ -188,7 +201,7 @@ def create_service_app(service: str, settings: Settings) -> FastAPI:
             # gRPC beside HTTP: reads through Query; writes through the Ingest handler
             # onto the shared log (the same validation as the ingest service).
             gateway = build_server(lambda: parts["query"], lambda: Ingest(event_log, settings),
-                                   settings, settings.grpc_port)
+                                   settings, settings.grpc_port, auth=auth)
             await gateway.start()
             closers.append(gateway.stop)
         if forwarder is not None:
@@ -216,7 +229,7 @@ def create_service_app(service: str, settings: Settings) -> FastAPI:
     app.state.forwarder = forwarder
     install_error_handlers(app)
     # The gateway forwards writes to ingest; its document describes them as ingest does.
-    api_docs.install(app, settings, documented=ingest_wiring.router(_not_serving, settings).routes
+    api_docs.install(app, settings, documented=ingest_wiring.router(_not_serving, settings, auth).routes
                      if forwarder is not None else ())
     install_telemetry(app, service, lambda: parts.get("log"),
                       lambda: [parts["consumer"]] if "consumer" in parts else [])
@@ -233,22 +246,24 @@ def create_service_app(service: str, settings: Settings) -> FastAPI:
         return JSONResponse({"service": service, "status": "ok"}, status_code=200)
 
     if service == "ingest":
-        app.include_router(ingest_wiring.router(lambda: parts["log"], settings))
+        app.include_router(ingest_wiring.router(lambda: parts["log"], settings, auth))
     if service == "query":
-        app.include_router(query_wiring.router(lambda: parts["query"], settings))
+        app.include_router(query_wiring.router(lambda: parts["query"], settings, auth))
+        app.include_router(auth_routes.router(settings, auth, audit))
         app.include_router(ui_router())
         if forwarder is not None:
-            app.include_router(forwarding_router(forwarder))
+            app.include_router(forwarding_router(forwarder, auth))
         else:
-            app.include_router(ingest_wiring.router(lambda: parts["log"], settings))
+            app.include_router(ingest_wiring.router(lambda: parts["log"], settings, auth))
 
-        @app.get("/v1/status", description=api_docs.STATUS_DESCRIPTION, responses=api_docs.EVERY_ROUTE)
+        @app.get("/v1/status", description=api_docs.STATUS_DESCRIPTION, responses=api_docs.EVERY_ROUTE,
+                 dependencies=[needs(auth, "read")])
         async def status() -> dict[str, Any]:
             return await projection_status(parts["log"], parts["projections"])
 
     if service in ("embed", "project", "reflect", "consolidate"):
 
-        @app.get("/v1/status")
+        @app.get("/v1/status", dependencies=[needs(auth, "read")])
         async def consumer_status() -> dict[str, Any]:
             c: Consumer = parts["consumer"]
             return {"group": c.group, "position": c.position, "processed": c.processed,
@@ -280,7 +295,8 @@ async def _start(
     if service == "consolidate":
         accesses = make_access_counts(settings)
         closers.append(accesses.close)
-        return consolidate_wiring.consumer(event_log, settings, accesses)
+        embedder = make_embedder(settings)  # near-duplicates are found by meaning
+        return consolidate_wiring.consumer(event_log, settings, accesses, embedder)
     if service == "query":
         embedder = make_embedder(settings)
         await embedder.embed(["warm up"])

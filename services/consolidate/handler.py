@@ -1,17 +1,44 @@
 """What consolidate does with memory events.
 
-Today: it adds up recall's access counts (``MemoryAccessed``) for rerank's access
-factor; merging, supersession and decay come with the consolidation issue. It
-counts every record it saw, so its group position is real.
+It adds up recall's access counts (``MemoryAccessed``) for rerank's access factor, and
+it consolidates semantic memories: every ``MemoryExtracted`` goes through the
+deterministic fold in ``hindsight_common/consolidation/state.py``, and the decisions it
+implies (``MemoriesMerged``, ``MemorySuperseded``, ``MemoryConflicted``) are appended
+to the memories stream before the batch's position is recorded, so none is lost.
+
+Consolidate keeps no state of its own on disk: on start, ``resume`` rebuilds the fold
+from the log (memories up to the position the access store holds; recorded decisions
+from the whole stream), so what it decides next is what it would have decided without
+the restart. Decision ids derive from the memories involved: a batch redelivered after a
+crash decides the same events again, and those already on the log are not appended twice.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from array import array
+from collections.abc import AsyncIterator, Sequence
+from uuid import UUID
 
-from hindsight_common.events import MemoryAccessed
+from hindsight_common.consolidation.rules import entity_set, norm
+from hindsight_common.consolidation.state import DEFAULT_SIMILARITY, ConsolidationState
+from hindsight_common.events import (
+    Event,
+    MemoriesMerged,
+    MemoryAccessed,
+    MemoryConflicted,
+    MemoryExtracted,
+    MemoryQuarantined,
+    MemoryForgotten,
+    MemorySuperseded,
+)
 from hindsight_common.ports.access import AccessCounts, AccessIncrement
-from hindsight_common.ports.log import LogRecord, Position
+from hindsight_common.ports.embedder import Embedder
+from hindsight_common.ports.log import EventLog, LogRecord, Position
+from hindsight_common.streams import MEMORIES
+
+
+DECISIONS = (MemoriesMerged, MemorySuperseded, MemoryConflicted)
+REBUILD_BATCH = 512  # memories folded (and embedded) together when rebuilding
 
 
 def access_increments(records: Sequence[LogRecord]) -> list[AccessIncrement]:
@@ -23,13 +50,160 @@ def access_increments(records: Sequence[LogRecord]) -> list[AccessIncrement]:
     ]
 
 
+async def stream_records(log_: EventLog, stream: str, partition: int, page: int = 1000) -> AsyncIterator[LogRecord]:
+    """Every record of one partition of ``stream``, oldest first."""
+    batch = await log_.read(stream, limit=page, partition=partition)
+    while batch:
+        for r in batch:
+            yield r
+        batch = await log_.read(stream, after=batch[-1].offset, limit=page, partition=partition)
+
+
 class Consolidate:
-    def __init__(self, accesses: AccessCounts) -> None:
+    def __init__(
+        self, accesses: AccessCounts, log_: EventLog | None = None, embedder: Embedder | None = None,
+        *, similarity: float = DEFAULT_SIMILARITY,
+    ) -> None:
+        """Without ``log_`` it only counts accesses; without ``embedder`` it merges exact
+        repeats and supersedes, but finds no near-duplicates."""
         self._accesses = accesses
+        self._log = log_
+        self._embedder = embedder
+        self.state = ConsolidationState(similarity)
+        # Single precision: a sixth of a list of floats; similarities are rounded anyway.
+        self._vectors: dict[UUID, array[float]] = {}
+        self._contents: dict[UUID, str] = {}
+        self._on_log: set[UUID] = set()  # decisions read from the log (or appended to it)
+        self._stale = False  # a batch failed half-way: rebuild before the next one
         self.seen = 0
+        self.decided = 0
+
+    async def resume(self) -> Position:
+        """Where the consumer resumes (the access store's position), after rebuilding the
+        fold up to it."""
+        position = await self._accesses.position()
+        await self._rebuild(position)
+        return position
+
+    async def _rebuild(self, position: Position) -> None:
+        if self._log is None:
+            return
+        self.state = ConsolidationState(self.state.similarity)
+        self._vectors.clear()
+        self._contents.clear()
+        self._on_log.clear()
+        for key in await self._log.head(MEMORIES):
+            stream, _, part = key.rpartition("#")
+            upto = position.get(key)
+            folded: list[Event] = []
+            async for r in stream_records(self._log, stream, int(part)):
+                if r.event is None:
+                    continue
+                if upto is not None and r.offset <= upto:
+                    folded.append(r.event)
+                    if len(folded) >= REBUILD_BATCH:
+                        await self._fold(folded, append=False)
+                        folded = []
+                    continue
+                if folded:  # every record up to the position comes before the rest
+                    await self._fold(folded, append=False)
+                    folded = []
+                if isinstance(r.event, DECISIONS):
+                    # A decision beyond the position (appended before a crash, its batch
+                    # to be redelivered): adopt it, so that batch is not decided again.
+                    self.state.observe(r.event)
+                    self._on_log.add(r.event.event_id)
+            if folded:
+                await self._fold(folded, append=False)
 
     async def handle(self, records: Sequence[LogRecord], position: Position) -> None:
-        """Idempotent: the store skips records at or below the position it holds, and
-        records the batch position even when no record carried counts."""
+        """Idempotent: decisions already on the log are not appended again; the access
+        store skips records at or below the position it holds, and records the batch
+        position even when no record carried counts. When a batch fails half-way (the
+        append of its decisions, say), the fold is rebuilt from the log before the retry,
+        so decisions the state took but the log never got are taken again."""
+        if self._stale:
+            await self._rebuild(await self._accesses.position())
+            self._stale = False
+        events = [r.event for r in records if r.event is not None]
+        try:
+            await self._fold(events, append=True)
+        except BaseException:
+            self._stale = True
+            raise
         await self._accesses.add(access_increments(records), position)
         self.seen += len(records)
+
+    async def _fold(self, events: Sequence[Event], *, append: bool) -> None:
+        if self._log is None:
+            return
+        await self._embed(events)
+        decisions: list[Event] = []
+        # Screening held these back (reflect appends a memory's quarantine right after it):
+        # a suspected poisoning must not supersede or merge what is already known.
+        held = {e.target_id for e in events if isinstance(e, MemoryQuarantined) and e.target == "memory"}
+        for e in events:
+            if isinstance(e, MemoryExtracted):
+                if e.memory_id in held:
+                    continue
+                decisions += self.state.decide(e, self._vectors.get)
+            elif not isinstance(e, MemoryAccessed):
+                self.state.observe(e)
+                if isinstance(e, DECISIONS):
+                    self._on_log.add(e.event_id)
+        if append:
+            fresh = [d for d in decisions if d.event_id not in self._on_log]
+            if fresh:
+                await self._log.append(MEMORIES, fresh)  # durable before the position moves
+                self.decided += len(fresh)
+        self._on_log.update(d.event_id for d in decisions)
+        # Only live memories are ever compared again: drop what the others cached.
+        known = self.state.memories
+        for i in (i for e in (*events, *decisions) for i in _left_live(e)):
+            if i in known and known[i].status != "live":
+                self._vectors.pop(i, None)
+                self._contents.pop(i, None)
+
+    async def _embed(self, events: Sequence[Event]) -> None:
+        """Vectors for the new memories that a near-duplicate check will compare, and for
+        the live memories they will be compared with: one embedder call per batch, each
+        distinct text embedded once. A new memory whose only peers are others of the same
+        batch is embedded too (the state cannot tell yet what they will be)."""
+        if self._embedder is None:
+            return
+        new = [e for e in events if isinstance(e, MemoryExtracted) and e.memory_id not in self.state.memories]
+        slots: dict[tuple[str, str, str, str], int] = {}  # new memories per subject and key / entities
+        for e in new:
+            for slot in _slots(e):
+                slots[slot] = slots.get(slot, 0) + 1
+        texts: dict[UUID, str] = {}
+        for e in new:
+            peers = self.state.candidates(e)
+            if peers or any(slots[slot] > 1 for slot in _slots(e)):
+                texts[e.memory_id] = e.content
+                for i in peers:
+                    texts.setdefault(i, self._contents.get(i, ""))
+        for e in new:
+            self._contents[e.memory_id] = e.content
+        distinct = list(dict.fromkeys(t for i, t in texts.items() if i not in self._vectors and t))
+        if distinct:
+            vectors = dict(zip(distinct, await self._embedder.embed(distinct), strict=True))
+            self._vectors.update((i, array("f", vectors[t])) for i, t in texts.items() if t in vectors)
+
+
+def _slots(e: MemoryExtracted) -> list[tuple[str, str, str, str]]:
+    """What two memories must share to be compared: subject and key, or subject and entities."""
+    group = (e.tenant, e.user, norm(e.subject))
+    entities = ",".join(sorted(entity_set(e.entities, e.subject)))
+    return [(*group, "key:" + e.key.lower()), *([(*group, "entities:" + entities)] if entities else [])]
+
+
+def _left_live(e: Event) -> list[UUID]:
+    """The memories an event may take out of the live set."""
+    if isinstance(e, MemoriesMerged):
+        return list(e.merged_ids)
+    if isinstance(e, MemorySuperseded):
+        return [e.old_id]
+    if isinstance(e, MemoryForgotten):
+        return [e.memory_id]
+    return []

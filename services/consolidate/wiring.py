@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from hindsight_common.consumer import Consumer
 from hindsight_common.ports.access import AccessCounts
+from hindsight_common.ports.embedder import Embedder
 from hindsight_common.ports.log import EventLog
 from hindsight_common.settings import Settings
 from hindsight_common.streams import MEMORIES
@@ -13,15 +14,20 @@ GROUP = "consolidate"
 STREAMS = (MEMORIES,)
 
 
-def consumer(log: EventLog, settings: Settings, accesses: AccessCounts) -> Consumer:
-    """Resumes where the access store stands, so a new (or deleted) store is
-    rebuilt from the log's ``MemoryAccessed`` events."""
+def consumer(
+    log: EventLog, settings: Settings, accesses: AccessCounts, embedder: Embedder | None = None
+) -> Consumer:
+    """Resumes where the access store stands, so a new (or deleted) store is rebuilt
+    from the log's ``MemoryAccessed`` events; consolidation's fold is rebuilt from the
+    log up to there first (``Consolidate.resume``). Its decisions go onto the memories
+    stream; ``embedder`` (the one embed uses) finds near-duplicates."""
+    consolidate = Consolidate(accesses, log, embedder, similarity=settings.consolidate_similarity)
     return Consumer(
         log,
         GROUP,
         STREAMS,
-        Consolidate(accesses).handle,
-        resume_from=accesses.position,
+        consolidate.handle,
+        resume_from=consolidate.resume,
         batch_size=settings.consumer_batch,
         poll_timeout_s=settings.poll_timeout_s,
     )

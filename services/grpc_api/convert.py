@@ -31,8 +31,10 @@ from hindsight_common.api import (
     IngestResponse,
     MAX_OFFSET,
     MemoryDetailOut,
+    MemoryHistoryOut,
     MemoryListOut,
     MemoryOut,
+    MemoryState,
     Provenance,
     RecallIn,
     RecallOut,
@@ -250,7 +252,7 @@ def recall_response(out: RecallOut) -> pb.RecallResponse:
             content=i.content, speaker=i.speaker, role=i.role, session=i.session, user=i.user,
             occurred_at=i.occurred_at, score=i.score, scores=i.scores, ranks=i.ranks,
             provenance=_provenance(i.provenance), context_for=i.context_for,
-            explain=_struct(i.explain),
+            explain=_struct(i.explain), **_state(i),
         )
         for i in out.items
     ])
@@ -292,8 +294,17 @@ def _memory(m: MemoryOut) -> pb.Memory:
     return pb.Memory(
         id=m.id, type=m.type, kind=m.kind, key=m.key, confidence=m.confidence, tags=m.tags,
         content=m.content, speaker=m.speaker, session=m.session, user=m.user,
-        occurred_at=m.occurred_at, provenance=_provenance(m.provenance),
+        occurred_at=m.occurred_at, provenance=_provenance(m.provenance), **_state(m),
     )
+
+
+def _state(m: MemoryState) -> dict[str, Any]:
+    """What consolidation did with a memory, as the proto's fields."""
+    return {
+        "reinforced_count": m.reinforced_count, "last_reinforced_at": m.last_reinforced_at,
+        "importance": m.importance, "superseded_by": m.superseded_by, "supersedes": m.supersedes,
+        "merged_into": m.merged_into, "merged_from": m.merged_from,
+    }
 
 
 def list_memories_response(out: MemoryListOut) -> pb.ListMemoriesResponse:
@@ -309,3 +320,8 @@ def memory_response(out: MemoryDetailOut) -> pb.GetMemoryResponse:
             for s in out.sources
         ],
     )
+
+
+def history_response(out: MemoryHistoryOut) -> pb.GetMemoryHistoryResponse:
+    return pb.GetMemoryHistoryResponse(memory_id=out.memory_id, live=out.live,
+                                       versions=[_memory(m) for m in out.versions])

@@ -65,7 +65,7 @@ class RecallRequest(_message.Message):
     def __init__(self, tenant: _Optional[str] = ..., user: _Optional[str] = ..., session: _Optional[str] = ..., agent: _Optional[str] = ..., query: _Optional[str] = ..., k: _Optional[int] = ..., types: _Optional[_Iterable[str]] = ..., since: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., until: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., preset: _Optional[str] = ..., reference_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., kinds: _Optional[_Iterable[str]] = ..., keys: _Optional[_Iterable[str]] = ..., tags: _Optional[_Iterable[str]] = ..., budget_tokens: _Optional[int] = ..., explain: _Optional[bool] = ..., include: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class RecallItem(_message.Message):
-    __slots__ = ("id", "type", "kind", "key", "confidence", "tags", "content", "speaker", "role", "session", "user", "occurred_at", "score", "scores", "ranks", "provenance", "context_for", "explain")
+    __slots__ = ("id", "type", "kind", "key", "confidence", "tags", "content", "speaker", "role", "session", "user", "occurred_at", "score", "scores", "ranks", "provenance", "context_for", "explain", "reinforced_count", "last_reinforced_at", "importance", "superseded_by", "supersedes", "merged_into", "merged_from")
     class ScoresEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -98,6 +98,13 @@ class RecallItem(_message.Message):
     PROVENANCE_FIELD_NUMBER: _ClassVar[int]
     CONTEXT_FOR_FIELD_NUMBER: _ClassVar[int]
     EXPLAIN_FIELD_NUMBER: _ClassVar[int]
+    REINFORCED_COUNT_FIELD_NUMBER: _ClassVar[int]
+    LAST_REINFORCED_AT_FIELD_NUMBER: _ClassVar[int]
+    IMPORTANCE_FIELD_NUMBER: _ClassVar[int]
+    SUPERSEDED_BY_FIELD_NUMBER: _ClassVar[int]
+    SUPERSEDES_FIELD_NUMBER: _ClassVar[int]
+    MERGED_INTO_FIELD_NUMBER: _ClassVar[int]
+    MERGED_FROM_FIELD_NUMBER: _ClassVar[int]
     id: str
     type: str
     kind: str
@@ -116,7 +123,14 @@ class RecallItem(_message.Message):
     provenance: Provenance
     context_for: str
     explain: _struct_pb2.Struct
-    def __init__(self, id: _Optional[str] = ..., type: _Optional[str] = ..., kind: _Optional[str] = ..., key: _Optional[str] = ..., confidence: _Optional[float] = ..., tags: _Optional[_Iterable[str]] = ..., content: _Optional[str] = ..., speaker: _Optional[str] = ..., role: _Optional[str] = ..., session: _Optional[str] = ..., user: _Optional[str] = ..., occurred_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., score: _Optional[float] = ..., scores: _Optional[_Mapping[str, float]] = ..., ranks: _Optional[_Mapping[str, int]] = ..., provenance: _Optional[_Union[Provenance, _Mapping]] = ..., context_for: _Optional[str] = ..., explain: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ...) -> None: ...
+    reinforced_count: int
+    last_reinforced_at: _timestamp_pb2.Timestamp
+    importance: float
+    superseded_by: str
+    supersedes: _containers.RepeatedScalarFieldContainer[str]
+    merged_into: str
+    merged_from: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, id: _Optional[str] = ..., type: _Optional[str] = ..., kind: _Optional[str] = ..., key: _Optional[str] = ..., confidence: _Optional[float] = ..., tags: _Optional[_Iterable[str]] = ..., content: _Optional[str] = ..., speaker: _Optional[str] = ..., role: _Optional[str] = ..., session: _Optional[str] = ..., user: _Optional[str] = ..., occurred_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., score: _Optional[float] = ..., scores: _Optional[_Mapping[str, float]] = ..., ranks: _Optional[_Mapping[str, int]] = ..., provenance: _Optional[_Union[Provenance, _Mapping]] = ..., context_for: _Optional[str] = ..., explain: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., reinforced_count: _Optional[int] = ..., last_reinforced_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., importance: _Optional[float] = ..., superseded_by: _Optional[str] = ..., supersedes: _Optional[_Iterable[str]] = ..., merged_into: _Optional[str] = ..., merged_from: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class RecallResponse(_message.Message):
     __slots__ = ("items",)
@@ -303,7 +317,7 @@ class ListMemoriesRequest(_message.Message):
     def __init__(self, tenant: _Optional[str] = ..., user: _Optional[str] = ..., session: _Optional[str] = ..., types: _Optional[_Iterable[str]] = ..., kinds: _Optional[_Iterable[str]] = ..., keys: _Optional[_Iterable[str]] = ..., tags: _Optional[_Iterable[str]] = ..., limit: _Optional[int] = ..., offset: _Optional[int] = ..., include: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class Memory(_message.Message):
-    __slots__ = ("id", "type", "kind", "key", "confidence", "tags", "content", "speaker", "session", "user", "occurred_at", "provenance")
+    __slots__ = ("id", "type", "kind", "key", "confidence", "tags", "content", "speaker", "session", "user", "occurred_at", "provenance", "reinforced_count", "last_reinforced_at", "importance", "superseded_by", "supersedes", "merged_into", "merged_from")
     ID_FIELD_NUMBER: _ClassVar[int]
     TYPE_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
@@ -316,6 +330,13 @@ class Memory(_message.Message):
     USER_FIELD_NUMBER: _ClassVar[int]
     OCCURRED_AT_FIELD_NUMBER: _ClassVar[int]
     PROVENANCE_FIELD_NUMBER: _ClassVar[int]
+    REINFORCED_COUNT_FIELD_NUMBER: _ClassVar[int]
+    LAST_REINFORCED_AT_FIELD_NUMBER: _ClassVar[int]
+    IMPORTANCE_FIELD_NUMBER: _ClassVar[int]
+    SUPERSEDED_BY_FIELD_NUMBER: _ClassVar[int]
+    SUPERSEDES_FIELD_NUMBER: _ClassVar[int]
+    MERGED_INTO_FIELD_NUMBER: _ClassVar[int]
+    MERGED_FROM_FIELD_NUMBER: _ClassVar[int]
     id: str
     type: str
     kind: str
@@ -328,7 +349,14 @@ class Memory(_message.Message):
     user: str
     occurred_at: _timestamp_pb2.Timestamp
     provenance: Provenance
-    def __init__(self, id: _Optional[str] = ..., type: _Optional[str] = ..., kind: _Optional[str] = ..., key: _Optional[str] = ..., confidence: _Optional[float] = ..., tags: _Optional[_Iterable[str]] = ..., content: _Optional[str] = ..., speaker: _Optional[str] = ..., session: _Optional[str] = ..., user: _Optional[str] = ..., occurred_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., provenance: _Optional[_Union[Provenance, _Mapping]] = ...) -> None: ...
+    reinforced_count: int
+    last_reinforced_at: _timestamp_pb2.Timestamp
+    importance: float
+    superseded_by: str
+    supersedes: _containers.RepeatedScalarFieldContainer[str]
+    merged_into: str
+    merged_from: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, id: _Optional[str] = ..., type: _Optional[str] = ..., kind: _Optional[str] = ..., key: _Optional[str] = ..., confidence: _Optional[float] = ..., tags: _Optional[_Iterable[str]] = ..., content: _Optional[str] = ..., speaker: _Optional[str] = ..., session: _Optional[str] = ..., user: _Optional[str] = ..., occurred_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., provenance: _Optional[_Union[Provenance, _Mapping]] = ..., reinforced_count: _Optional[int] = ..., last_reinforced_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., importance: _Optional[float] = ..., superseded_by: _Optional[str] = ..., supersedes: _Optional[_Iterable[str]] = ..., merged_into: _Optional[str] = ..., merged_from: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class ListMemoriesResponse(_message.Message):
     __slots__ = ("items", "next_offset")
@@ -373,3 +401,13 @@ class GetMemoryResponse(_message.Message):
     memory: Memory
     sources: _containers.RepeatedCompositeFieldContainer[SourceTurn]
     def __init__(self, memory: _Optional[_Union[Memory, _Mapping]] = ..., sources: _Optional[_Iterable[_Union[SourceTurn, _Mapping]]] = ...) -> None: ...
+
+class GetMemoryHistoryResponse(_message.Message):
+    __slots__ = ("memory_id", "live", "versions")
+    MEMORY_ID_FIELD_NUMBER: _ClassVar[int]
+    LIVE_FIELD_NUMBER: _ClassVar[int]
+    VERSIONS_FIELD_NUMBER: _ClassVar[int]
+    memory_id: str
+    live: str
+    versions: _containers.RepeatedCompositeFieldContainer[Memory]
+    def __init__(self, memory_id: _Optional[str] = ..., live: _Optional[str] = ..., versions: _Optional[_Iterable[_Union[Memory, _Mapping]]] = ...) -> None: ...

@@ -75,6 +75,11 @@ class HindsightStub:
                 request_serializer=hindsight_dot_v1_dot_hindsight__pb2.GetMemoryRequest.SerializeToString,
                 response_deserializer=hindsight_dot_v1_dot_hindsight__pb2.GetMemoryResponse.FromString,
                 _registered_method=True)
+        self.GetMemoryHistory = channel.unary_unary(
+                '/hindsight.v1.Hindsight/GetMemoryHistory',
+                request_serializer=hindsight_dot_v1_dot_hindsight__pb2.GetMemoryRequest.SerializeToString,
+                response_deserializer=hindsight_dot_v1_dot_hindsight__pb2.GetMemoryHistoryResponse.FromString,
+                _registered_method=True)
 
 
 class HindsightServicer:
@@ -150,6 +155,15 @@ class HindsightServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetMemoryHistory(self, request, context):
+        """The chain a memory belongs to: the values it superseded or was superseded by and
+        the near-duplicates merged with it, oldest first. Same as
+        GET /v1/memories/{memory_id}/history; takes a GetMemoryRequest.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_HindsightServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -192,6 +206,11 @@ def add_HindsightServicer_to_server(servicer, server):
                     servicer.GetMemory,
                     request_deserializer=hindsight_dot_v1_dot_hindsight__pb2.GetMemoryRequest.FromString,
                     response_serializer=hindsight_dot_v1_dot_hindsight__pb2.GetMemoryResponse.SerializeToString,
+            ),
+            'GetMemoryHistory': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetMemoryHistory,
+                    request_deserializer=hindsight_dot_v1_dot_hindsight__pb2.GetMemoryRequest.FromString,
+                    response_serializer=hindsight_dot_v1_dot_hindsight__pb2.GetMemoryHistoryResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -411,6 +430,33 @@ class Hindsight:
             '/hindsight.v1.Hindsight/GetMemory',
             hindsight_dot_v1_dot_hindsight__pb2.GetMemoryRequest.SerializeToString,
             hindsight_dot_v1_dot_hindsight__pb2.GetMemoryResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetMemoryHistory(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/hindsight.v1.Hindsight/GetMemoryHistory',
+            hindsight_dot_v1_dot_hindsight__pb2.GetMemoryRequest.SerializeToString,
+            hindsight_dot_v1_dot_hindsight__pb2.GetMemoryHistoryResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -11,9 +11,11 @@ the answer back into a message. Errors become gRPC statuses with details:
     IdempotencyConflict   ALREADY_EXISTS
     NotFound              NOT_FOUND
     Forbidden             PERMISSION_DENIED details and metadata as INVALID_ARGUMENT's
-                                            (an admin option without the admin token,
-                                            sent as metadata ``authorization: Bearer <token>``)
-    AuthError             UNAUTHENTICATED
+                                            (a scope or tenant the API key does not hold,
+                                            an admin option without the admin scope)
+    AuthError             UNAUTHENTICATED   no valid API key in metadata
+                                            ``authorization: Bearer <key>``
+    RateLimited           RESOURCE_EXHAUSTED  trailing metadata ``retry-after``: seconds
     PersistenceError,
     ProjectionError,
     ProviderError,
@@ -29,6 +31,7 @@ from __future__ import annotations
 
 import json
 import logging
+from contextvars import ContextVar
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TypeVar
@@ -40,6 +43,7 @@ from grpc_reflection.v1alpha import reflection
 from pydantic import ValidationError
 
 from hindsight_common.admin import require_admin
+from hindsight_common.api import ForgetIn, IngestRequest, RecallIn, ReflectIn, SessionCloseIn
 from hindsight_common.errors import (
     AuthError,
     ConfigurationError,
@@ -51,10 +55,15 @@ from hindsight_common.errors import (
     Problem,
     ProjectionError,
     ProviderError,
+    RateLimited,
     ServiceUnavailable,
 )
+from hindsight_common.security.credentials import Principal
+from hindsight_common.security.credentials_access import Authenticator, forbidden_event, require_scope, tenant_for
+from hindsight_common.security.credentials_limits import retry_after_header
 from hindsight_common.settings import Settings
 from hindsight_common.telemetry import span
+from hindsight_services.auth import bind_tenant
 from hindsight_services.grpc_api import convert
 from hindsight_services.grpc_api import hindsight_pb2 as pb
 from hindsight_services.grpc_api import hindsight_pb2_grpc as pb_grpc
@@ -103,16 +112,27 @@ def failure(e: Exception) -> Failure:
         return _invalid(grpc.StatusCode.PERMISSION_DENIED, e.message, e.problems)
     if isinstance(e, AuthError):
         return Failure(grpc.StatusCode.UNAUTHENTICATED, str(e))
+    if isinstance(e, RateLimited):
+        return Failure(grpc.StatusCode.RESOURCE_EXHAUSTED, str(e),
+                       (("retry-after", retry_after_header(e.retry_after_s)),))
     if isinstance(e, (PersistenceError, ProjectionError, ProviderError, ServiceUnavailable)):
         return Failure(grpc.StatusCode.UNAVAILABLE, f"{e}; retry later")
     return Failure(grpc.StatusCode.INTERNAL, "internal error")
 
 
-async def answer(context: grpc.aio.ServicerContext[Q, R], work: Callable[[], Awaitable[R]]) -> R:
+def rpc_name(work: Callable[[], Awaitable[R]]) -> str:
+    """The rpc a method's inner ``work`` belongs to: ``Gateway.Recall.<locals>.work`` → Recall."""
+    return work.__qualname__.split(".<locals>")[0].rsplit(".", 1)[-1]
+
+
+async def answer(
+    context: grpc.aio.ServicerContext[Q, R], work: Callable[[], Awaitable[R]], rpc: str | None = None
+) -> R:
     """Run one rpc's work in a SERVER span (continuing a ``traceparent`` in the call's
-    metadata); on failure abort the call with the mapped status."""
+    metadata); on failure abort the call with the mapped status. ``rpc`` defaults to the
+    name ``work`` was defined in."""
     metadata = {str(k): str(v) for k, v in (context.invocation_metadata() or ())}
-    rpc = work.__qualname__.split(".<locals>")[0].rsplit(".", 1)[-1]  # Gateway.Recall.<locals>.work
+    rpc = rpc or rpc_name(work)
     try:
         with span(f"hindsight.v1.Hindsight/{rpc}", {"rpc.system": "grpc", "rpc.method": rpc},
                   kind=SpanKind.SERVER, parent=metadata):
@@ -137,6 +157,9 @@ def idempotency_key(msg: pb.RetainRequest) -> str | None:
 
 
 Context = grpc.aio.ServicerContext
+B = TypeVar("B", IngestRequest, SessionCloseIn, ReflectIn, ForgetIn, RecallIn)
+# Who the current rpc acts as, for the audit of a refusal (each rpc runs in its own task).
+_CALLER: ContextVar[tuple[Principal | None, str]] = ContextVar("hindsight_grpc_caller")
 
 
 def authorization(context: Context[Q, R]) -> str | None:
@@ -148,23 +171,55 @@ def authorization(context: Context[Q, R]) -> str | None:
 
 
 class HindsightServicer(pb_grpc.HindsightServicer):
-    """hindsight.v1.Hindsight: each rpc is the HTTP route's handler call."""
+    """hindsight.v1.Hindsight: each rpc is the HTTP route's handler call, after the same
+    credential check (:meth:`_principal`: scope ``read`` for reads, ``write`` for writes,
+    the tenant taken from the key)."""
 
-    def __init__(self, query: Callable[[], Query], ingest: Callable[[], Ingest], settings: Settings) -> None:
+    def __init__(self, query: Callable[[], Query], ingest: Callable[[], Ingest], settings: Settings,
+                 auth: Authenticator) -> None:
         self._query = query
         self._ingest = ingest
         self._settings = settings
+        self._auth = auth
+
+    async def _principal(self, context: Context[Q, R], scope: str, rpc: str) -> Principal | None:
+        what = f"{SERVICE_NAME}/{rpc}"
+        principal = await self._auth.authenticate(authorization(context), interface="grpc", target=what)
+        _CALLER.set((principal, what))
+        require_scope(principal, scope, what)
+        return principal
+
+    async def _answer(self, context: Context[Q, R], work: Callable[[], Awaitable[R]], rpc: str | None = None) -> R:
+        """``answer``, with every refusal (403) of the call queued on the audit trail."""
+
+        async def audited() -> R:
+            try:
+                return await work()
+            except Forbidden as e:
+                principal, what = _CALLER.get((None, SERVICE_NAME))
+                if self._auth.audit is not None:
+                    self._auth.audit.note(forbidden_event(principal, e, what, "grpc"))
+                raise
+
+        return await answer(context, audited, rpc or rpc_name(work))
+
+    def _bind(self, principal: Principal | None, body: B) -> B:
+        return bind_tenant(principal, body, self._settings)
+
+    def _tenant(self, principal: Principal | None, asked: str | None) -> str:
+        return tenant_for(principal, asked, self._settings.default_tenant)
 
     async def Recall(  # noqa: N802 - the rpc's name
         self, request: pb.RecallRequest, context: Context[pb.RecallRequest, pb.RecallResponse]
     ) -> pb.RecallResponse:
         async def work() -> pb.RecallResponse:
-            body = convert.recall_in(request)
+            principal = await self._principal(context, "read", "Recall")
+            body = self._bind(principal, convert.recall_in(request))
             if body.include:
-                require_admin(self._settings, authorization(context), "include")
+                require_admin(principal, "include")
             return convert.recall_response(await self._query().recall(body))
 
-        return await answer(context, work)
+        return await self._answer(context, work)
 
     async def GetSessionContext(  # noqa: N802
         self,
@@ -172,23 +227,26 @@ class HindsightServicer(pb_grpc.HindsightServicer):
         context: Context[pb.GetSessionContextRequest, pb.GetSessionContextResponse],
     ) -> pb.GetSessionContextResponse:
         async def work() -> pb.GetSessionContextResponse:
+            principal = await self._principal(context, "read", "GetSessionContext")
             p = convert.session_context_params(request)
-            out = await self._query().session_context(p.session, p.tenant, p.user, p.budget)
+            out = await self._query().session_context(
+                p.session, self._tenant(principal, p.tenant), p.user, p.budget)
             return convert.session_context_response(out)
 
-        return await answer(context, work)
+        return await self._answer(context, work)
 
     async def Retain(  # noqa: N802
         self, request: pb.RetainRequest, context: Context[pb.RetainRequest, pb.RetainResponse]
     ) -> pb.RetainResponse:
         async def work() -> pb.RetainResponse:
-            body = convert.ingest_request(request)
+            principal = await self._principal(context, "write", "Retain")
+            body = self._bind(principal, convert.ingest_request(request))
             key = idempotency_key(request)
             # Without a raw body, Ingest fingerprints the validated batch (its canonical
             # JSON), so a retry of the same batch matches whatever its wire encoding.
             return convert.retain_response(await self._ingest().record(body, idempotency_key=key))
 
-        return await answer(context, work)
+        return await self._answer(context, work)
 
     async def CloseSession(  # noqa: N802
         self,
@@ -196,28 +254,32 @@ class HindsightServicer(pb_grpc.HindsightServicer):
         context: Context[pb.CloseSessionRequest, pb.CloseSessionResponse],
     ) -> pb.CloseSessionResponse:
         async def work() -> pb.CloseSessionResponse:
+            principal = await self._principal(context, "write", "CloseSession")
             session, body = convert.close_session_in(request)
+            body = self._bind(principal, body)
             return convert.close_session_response(await self._ingest().close_session(session, body))
 
-        return await answer(context, work)
+        return await self._answer(context, work)
 
     async def Reflect(  # noqa: N802
         self, request: pb.ReflectRequest, context: Context[pb.ReflectRequest, pb.ReflectResponse]
     ) -> pb.ReflectResponse:
         async def work() -> pb.ReflectResponse:
-            out = await self._ingest().request_reflection(convert.reflect_in(request))
+            principal = await self._principal(context, "write", "Reflect")
+            out = await self._ingest().request_reflection(self._bind(principal, convert.reflect_in(request)))
             return convert.reflect_response(out)
 
-        return await answer(context, work)
+        return await self._answer(context, work)
 
     async def Forget(  # noqa: N802
         self, request: pb.ForgetRequest, context: Context[pb.ForgetRequest, pb.ForgetResponse]
     ) -> pb.ForgetResponse:
         async def work() -> pb.ForgetResponse:
-            out = await self._ingest().forget(request.memory_id, convert.forget_in(request))
+            principal = await self._principal(context, "write", "Forget")
+            out = await self._ingest().forget(request.memory_id, self._bind(principal, convert.forget_in(request)))
             return convert.forget_response(out)
 
-        return await answer(context, work)
+        return await self._answer(context, work)
 
     async def ListMemories(  # noqa: N802
         self,
@@ -225,27 +287,49 @@ class HindsightServicer(pb_grpc.HindsightServicer):
         context: Context[pb.ListMemoriesRequest, pb.ListMemoriesResponse],
     ) -> pb.ListMemoriesResponse:
         async def work() -> pb.ListMemoriesResponse:
+            principal = await self._principal(context, "read", "ListMemories")
             p = convert.list_memories_params(request)
+            tenant = self._tenant(principal, p.tenant)
             if p.include:
-                require_admin(self._settings, authorization(context), "include")
+                require_admin(principal, "include")
             out = await self._query().list_memories(
-                p.tenant, p.user, types=scope_types(p.types, p.include), session=p.session,
+                tenant, p.user, types=scope_types(p.types, p.include), session=p.session,
                 kinds=tuple(p.kinds), keys=tuple(p.keys), tags=tuple(p.tags), limit=p.limit, offset=p.offset)
             return convert.list_memories_response(out)
 
-        return await answer(context, work)
+        return await self._answer(context, work)
 
     async def GetMemory(  # noqa: N802
         self, request: pb.GetMemoryRequest, context: Context[pb.GetMemoryRequest, pb.GetMemoryResponse]
     ) -> pb.GetMemoryResponse:
-        async def work() -> pb.GetMemoryResponse:
-            p = convert.memory_params(request)
-            if p.include:
-                require_admin(self._settings, authorization(context), "include")
-            memory = await self._query().memory(p.tenant, p.memory_id, include=tuple(p.include))
-            return convert.memory_response(memory)
+        async def fetch(tenant: str, p: convert.MemoryParams) -> pb.GetMemoryResponse:
+            return convert.memory_response(await self._query().memory(tenant, p.memory_id, include=tuple(p.include)))
 
-        return await answer(context, work)
+        return await self._one_memory(request, context, fetch, "GetMemory")
+
+    async def GetMemoryHistory(  # noqa: N802
+        self, request: pb.GetMemoryRequest, context: Context[pb.GetMemoryRequest, pb.GetMemoryHistoryResponse]
+    ) -> pb.GetMemoryHistoryResponse:
+        async def fetch(tenant: str, p: convert.MemoryParams) -> pb.GetMemoryHistoryResponse:
+            return convert.history_response(await self._query().history(tenant, p.memory_id, include=tuple(p.include)))
+
+        return await self._one_memory(request, context, fetch, "GetMemoryHistory")
+
+    async def _one_memory(
+        self, request: pb.GetMemoryRequest, context: Context[pb.GetMemoryRequest, R],
+        fetch: Callable[[str, convert.MemoryParams], Awaitable[R]], rpc: str,
+    ) -> R:
+        """An rpc on one memory: its parameters validated, the caller's tenant, ``include``
+        for admins only."""
+        async def work() -> R:
+            principal = await self._principal(context, "read", rpc)
+            p = convert.memory_params(request)
+            tenant = self._tenant(principal, p.tenant)
+            if p.include:
+                require_admin(principal, "include")
+            return await fetch(tenant, p)
+
+        return await self._answer(context, work, rpc)
 
 
 @dataclass
@@ -283,11 +367,13 @@ def build_server(
     settings: Settings,
     port: int,
     *,
+    auth: Authenticator,
     host: str | None = None,
 ) -> GrpcGateway:
     """The gRPC gateway on ``host`` (default ``settings.host``, 127.0.0.1) and ``port``
     (0: a free port), not yet started. The getters return the handlers once the
-    services are up; they are called per rpc, like the HTTP routes' getters.
+    services are up; they are called per rpc, like the HTTP routes' getters. ``auth``
+    checks every rpc's credential (health and reflection stay open, as ``/healthz``).
 
     Raises ConfigurationError when the address cannot be bound.
     """
@@ -300,7 +386,7 @@ def build_server(
         # silently share it. Without it, a taken port fails here with a clear error.
         ("grpc.so_reuseport", 0),
     ])
-    pb_grpc.add_HindsightServicer_to_server(HindsightServicer(query_getter, ingest_getter, settings), server)
+    pb_grpc.add_HindsightServicer_to_server(HindsightServicer(query_getter, ingest_getter, settings, auth), server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection(

@@ -19,16 +19,20 @@ from hindsight_common.api import (
 )
 from hindsight_common.ports.log import EventLog
 from hindsight_common.events.base import IDENTIFIER_PATTERN
+from hindsight_common.security.credentials_access import Authenticator
 from hindsight_common.settings import Settings
 from hindsight_services.api_docs import EVERY_ROUTE, WITH_BODY, errors, json_body, operation_id
+from hindsight_services.auth import bind_tenant, needs, principal_of
 from hindsight_services.http import parse_body
 from hindsight_services.ingest.handler import Ingest
 
 
-def router(get_log: Callable[[], EventLog], settings: Settings) -> APIRouter:
-    """The write API; ``get_log`` returns the log once the service has started."""
+def router(get_log: Callable[[], EventLog], settings: Settings, auth: Authenticator) -> APIRouter:
+    """The write API; ``get_log`` returns the log once the service has started. Every
+    route needs the ``write`` scope and acts on its key's tenant (``services/auth.py``)."""
     api = APIRouter(
-        tags=["ingest"], responses={**EVERY_ROUTE, **WITH_BODY}, generate_unique_id_function=operation_id
+        tags=["ingest"], responses={**EVERY_ROUTE, **WITH_BODY, **errors(401, 403, 429)},
+        generate_unique_id_function=operation_id, dependencies=[needs(auth, "write")],
     )
 
     @api.post(
@@ -57,6 +61,7 @@ def router(get_log: Callable[[], EventLog], settings: Settings) -> APIRouter:
         repeats the first one's event ids and offsets (``replayed: true``).
         """
         body, payload = await parse_body(request, IngestRequest, settings.max_body_bytes)
+        body = bind_tenant(principal_of(request), body, settings)
         result = await Ingest(get_log(), settings).record(
             body, idempotency_key=idempotency_key, payload=payload
         )
@@ -73,6 +78,7 @@ def router(get_log: Callable[[], EventLog], settings: Settings) -> APIRouter:
     ) -> JSONResponse:
         """Record that a session ended (reflection looks back at closed sessions)."""
         body, _ = await parse_body(request, SessionCloseIn, settings.max_body_bytes)
+        body = bind_tenant(principal_of(request), body, settings)
         appended = await Ingest(get_log(), settings).close_session(session, body)
         return JSONResponse({"events": [appended.model_dump(mode="json")]}, status_code=201)
 
@@ -87,6 +93,7 @@ def router(get_log: Callable[[], EventLog], settings: Settings) -> APIRouter:
         """Ask for reflection on a session (or a task, or every session of the user
         with unreflected turns). Reflection runs asynchronously in reflect."""
         body, _ = await parse_body(request, ReflectIn, settings.max_body_bytes)
+        body = bind_tenant(principal_of(request), body, settings)
         appended = await Ingest(get_log(), settings).request_reflection(body)
         return JSONResponse({"events": [appended.model_dump(mode="json")]}, status_code=202)
 
@@ -100,6 +107,7 @@ def router(get_log: Callable[[], EventLog], settings: Settings) -> APIRouter:
         """Forget one memory: recall never returns it again once the projections
         applied the MemoryForgotten event (see /v1/status)."""
         body, _ = await parse_body(request, ForgetIn, settings.max_body_bytes)
+        body = bind_tenant(principal_of(request), body, settings)
         appended = await Ingest(get_log(), settings).forget(memory_id, body)
         return JSONResponse({"events": [appended.model_dump(mode="json")]}, status_code=202)
 
@@ -112,10 +120,11 @@ def router(get_log: Callable[[], EventLog], settings: Settings) -> APIRouter:
     )
     async def release(memory_id: str, request: Request) -> JSONResponse:
         """Admin only: release a quarantined memory or turn (its id): it is served again
-        once the projections applied the MemoryReleased event. 403 without
-        ``Authorization: Bearer <HINDSIGHT_ADMIN_TOKEN>``."""
-        require_admin(settings, request.headers.get("authorization"), "release")
+        once the projections applied the MemoryReleased event. 403 without an API key
+        with the admin scope."""
+        require_admin(principal_of(request), "release")
         body, _ = await parse_body(request, ReleaseIn, settings.max_body_bytes)
+        body = bind_tenant(principal_of(request), body, settings)
         appended = await Ingest(get_log(), settings).release(memory_id, body)
         return JSONResponse({"events": [appended.model_dump(mode="json")]}, status_code=202)
 

@@ -97,6 +97,8 @@ class MemoryOut(_Out):
     speaker: str
     session: str
     occurred_at: str
+    reinforced_count: int = Field(0, description="How often later conversations confirmed it.")
+    supersedes: list[str] = Field(default_factory=list, description="Ids of older values it replaced.")
 
 
 class RecalledOut(MemoryOut):
@@ -110,6 +112,12 @@ class Recalled(_Out):
 class MemoryList(_Out):
     items: list[MemoryOut]
     next_offset: int | None
+
+
+class HistoryOut(_Out):
+    memory_id: str
+    live: str | None
+    versions: list[MemoryOut]
 
 
 class TurnOut(_Out):
@@ -132,6 +140,7 @@ def _memory(m: Memory) -> MemoryOut:
     return MemoryOut(
         id=m.id, type=m.type, kind=m.kind, key=m.key, confidence=m.confidence, tags=list(m.tags),
         content=m.content, speaker=m.speaker, session=m.session, occurred_at=m.occurred_at.isoformat(),
+        reinforced_count=m.reinforced_count, supersedes=list(m.supersedes),
     )
 
 
@@ -280,3 +289,18 @@ async def list_memories(
             user=user or gw.default_user, session=session, types=types, kinds=kinds, keys=keys, tags=tags,
             limit=limit, offset=offset)
     return MemoryList(items=[_memory(m) for m in page.items], next_offset=page.next_offset)
+
+
+async def memory_history(
+    ctx: GatewayContext,
+    memory_id: Annotated[str, Field(description="The memory's id, as returned by recall or list_memories.")],
+) -> HistoryOut:
+    """How a memory changed over time: the older values it replaced (type "superseded") and
+    the repeats merged into it (type "merged"), oldest first; live names the current value.
+    Use it when the user asks what they used to prefer or when something changed. Recall
+    and list_memories already return only current values.
+    """
+    gw = _gateway(ctx)
+    with gateway_errors():
+        h = await gw.client.memory_history(memory_id)
+    return HistoryOut(memory_id=h.memory_id, live=h.live, versions=[_memory(m) for m in h.versions])

@@ -7,6 +7,8 @@ from the command line and the environment (``settings_from_env``):
     HINDSIGHT_URL           the gateway (default http://127.0.0.1:8080)
     HINDSIGHT_MCP_TENANT    tenant for every call (default: the gateway's default tenant)
     HINDSIGHT_MCP_USER      user for tool calls that name none
+    HINDSIGHT_API_KEY       the API key every call sends (needed when the gateway runs
+                            with HINDSIGHT_AUTH=required; its tenant is the one used)
 
     python -m hindsight_services.mcp.server [--transport stdio|http] [--url U] [--port P]
 """
@@ -20,7 +22,7 @@ import os
 import sys
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from mcp.server.mcpserver import MCPServer
@@ -32,6 +34,7 @@ from hindsight_services.mcp.handler import (
     Gateway,
     forget,
     list_memories,
+    memory_history,
     recall,
     reflect,
     retain,
@@ -42,7 +45,8 @@ INSTRUCTIONS = """\
 Hindsight is your long-term memory across conversations. Save what is worth remembering
 with retain (facts, preferences, decisions, outcomes); search it with recall before you
 answer; call reflect when a conversation ends so Hindsight distills lasting memories from
-it; browse them with list_memories; forget what the user wants forgotten or what is wrong.
+it; browse them with list_memories (memory_history shows how one changed); forget what the
+user wants forgotten or what is wrong.
 """
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, open_world_hint=False)
@@ -56,6 +60,7 @@ TOOLS: tuple[tuple[Callable[..., Any], str, ToolAnnotations], ...] = (
     (forget, "Forget a memory", DESTRUCTIVE),
     (session_context, "Get a conversation's working memory", READ_ONLY),
     (list_memories, "Browse memories", READ_ONLY),
+    (memory_history, "How a memory changed", READ_ONLY),
 )
 
 
@@ -65,15 +70,17 @@ class McpSettings:
     tenant: str | None = None
     user: str | None = None
     timeout_s: float = 30.0
+    api_key: str | None = field(default=None, repr=False)
 
 
 def settings_from_env(environ: Mapping[str, str] | None = None) -> McpSettings:
-    """Settings from HINDSIGHT_URL, HINDSIGHT_MCP_TENANT and HINDSIGHT_MCP_USER."""
+    """Settings from HINDSIGHT_URL, HINDSIGHT_MCP_TENANT, HINDSIGHT_MCP_USER and HINDSIGHT_API_KEY."""
     env = os.environ if environ is None else environ
     return McpSettings(
         url=env.get("HINDSIGHT_URL") or DEFAULT_URL,
         tenant=env.get("HINDSIGHT_MCP_TENANT") or None,
         user=env.get("HINDSIGHT_MCP_USER") or None,
+        api_key=env.get("HINDSIGHT_API_KEY") or None,
     )
 
 
@@ -82,7 +89,8 @@ def build_server(settings: McpSettings) -> MCPServer[Gateway]:
 
     @asynccontextmanager
     async def lifespan(_: MCPServer[Gateway]) -> AsyncIterator[Gateway]:
-        async with AsyncHindsight(settings.url, tenant=settings.tenant, timeout=settings.timeout_s) as client:
+        async with AsyncHindsight(settings.url, tenant=settings.tenant, api_key=settings.api_key,
+                                  timeout=settings.timeout_s) as client:
             yield Gateway(client, settings.user)
 
     server: MCPServer[Gateway] = MCPServer(

@@ -25,9 +25,10 @@ def graph_item(record: LogRecord, document: Document) -> GraphItem:
             document,
             entities=document_entities(document.content, event.entities),
             derived_from=tuple(str(i) for i in event.source_event_ids),
-            supersedes=tuple(str(i) for i in event.related_memory_ids),
+            supersedes=tuple(dict.fromkeys([*document.supersedes, *(str(i) for i in event.related_memory_ids)])),
         )
-    return GraphItem(document, entities=document_entities(document.content))
+    # A memory updated by consolidation keeps its SUPERSEDES edges (those it replaced).
+    return GraphItem(document, entities=document_entities(document.content), supersedes=document.supersedes)
 
 
 class Project:

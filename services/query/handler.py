@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from hindsight_common.api import (
     ContextTurn,
     MemoryDetailOut,
+    MemoryHistoryOut,
     MemoryListOut,
     MemoryOut,
     SourceTurn,
@@ -22,11 +24,13 @@ from hindsight_common.ports.projection import Browse, Document, Scope, TextIndex
 from hindsight_common.recall.access import AccessRecorder
 from hindsight_common.recall.engine import RecallEngine, RecallItem, RecallRequest
 from hindsight_common.recall.presets import DEFAULT_PRESET
+from hindsight_common.recall.rerank import importance_of
 from hindsight_common.settings import Settings
 from hindsight_common.text.tokens import count_tokens, truncate_to_tokens
 
 DEFAULT_TYPES = ("episodic", "semantic")
 MAX_CONTEXT_TURNS = 500
+MAX_HISTORY = 200
 
 
 def scope_types(types: Sequence[str], include: Sequence[str]) -> tuple[str, ...]:
@@ -84,6 +88,7 @@ def to_item(item: RecallItem, explain: bool = False) -> RecallItemOut:
         scores={path: ps.score for path, ps in item.paths.items()},
         ranks={path: ps.rank for path, ps in item.paths.items()},
         provenance=Provenance(event_ids=list(d.event_ids), external_ids=list(d.external_ids)),
+        **memory_state(d),
         context_for=item.context_for,
         explain={
             "paths": {p: {"rank": s.rank, "score": s.score} for p, s in item.paths.items()},
@@ -109,7 +114,19 @@ def to_memory(d: Document) -> MemoryOut:
         occurred_at=d.occurred_at,
         provenance=Provenance(event_ids=list(d.event_ids), external_ids=list(d.external_ids)),
         quarantine=quarantine_of(d),
+        **memory_state(d),
     )
+
+
+def memory_state(d: Document) -> dict[str, Any]:
+    """The ``MemoryState`` fields of an answer item: what consolidation did with it."""
+    if d.role != "memory":
+        return {}
+    return {
+        "reinforced_count": d.reinforced_count, "last_reinforced_at": d.last_reinforced_at,
+        "importance": importance_of(d), "superseded_by": d.superseded_by,
+        "supersedes": list(d.supersedes), "merged_into": d.merged_into, "merged_from": list(d.merged_from),
+    }
 
 
 #: States a document leaves recall and browsing in; shown only when ``include`` names them.
@@ -219,3 +236,30 @@ class Query:
                 for s in sources if s.type == "episodic"
             ],
         )
+
+    async def history(
+        self, tenant: str | None, memory_id: str, include: tuple[str, ...] = ()
+    ) -> MemoryHistoryOut:
+        """The chain of values ``memory_id`` belongs to: every memory reachable through
+        supersession and merges, oldest first. Forgotten ones only when ``include`` names
+        "forgotten" (admin). Raises NotFound."""
+        tenant = tenant or self._settings.default_tenant
+        found = await self._text.get(tenant, [memory_id])
+        if not found or found[0].role != "memory" or (found[0].type == "forgotten" and "forgotten" not in include):
+            raise NotFound(f"no memory {memory_id} in tenant {tenant}")
+        chain = {found[0].id: found[0]}
+        frontier = [found[0]]
+        while frontier and len(chain) < MAX_HISTORY:
+            links = {i for d in frontier for i in linked(d)} - chain.keys()
+            frontier = await self._text.get(tenant, sorted(links)) if links else []
+            chain.update((d.id, d) for d in frontier)
+        versions = sorted((d for d in chain.values() if d.type != "forgotten" or "forgotten" in include),
+                          key=lambda d: (d.occurred_at, d.id))
+        live = [d.id for d in versions if d.type == "semantic"]
+        return MemoryHistoryOut(memory_id=memory_id, live=live[-1] if live else None,
+                                versions=[to_memory(d) for d in versions])
+
+
+def linked(d: Document) -> list[str]:
+    """The memories ``d`` names as replaced, replacing, merged or merged into."""
+    return [*d.supersedes, *d.merged_from, *(i for i in (d.superseded_by, d.merged_into) if i)]

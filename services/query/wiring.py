@@ -13,23 +13,28 @@ from hindsight_common.api import (
     BrowseType,
     Include,
     MemoryDetailOut,
+    MemoryHistoryOut,
     MemoryListOut,
     RecallIn,
     RecallOut,
     SessionContextOut,
 )
 from hindsight_common.events.base import IDENTIFIER_PATTERN
+from hindsight_common.security.credentials_access import Authenticator
 from hindsight_common.settings import Settings
 from hindsight_services.api_docs import EVERY_ROUTE, WITH_BODY, errors, json_body, operation_id
+from hindsight_services.auth import bind_tenant, needs, principal_of, tenant_of
 from hindsight_services.http import parse_body, single_valued_query
 from hindsight_services.query.handler import Query, scope_types
 
 
-def router(get_query: Callable[[], Query], settings: Settings) -> APIRouter:
-    """The read API; ``get_query`` returns the query service once started."""
+def router(get_query: Callable[[], Query], settings: Settings, auth: Authenticator) -> APIRouter:
+    """The read API; ``get_query`` returns the query service once started. Every route
+    needs the ``read`` scope and reads only its key's tenant (``services/auth.py``)."""
     api = APIRouter(
-        tags=["query"], responses=EVERY_ROUTE, generate_unique_id_function=operation_id,
-        dependencies=[Depends(single_valued_query)],
+        tags=["query"], responses={**EVERY_ROUTE, **errors(401, 403, 429)},
+        generate_unique_id_function=operation_id,
+        dependencies=[needs(auth, "read"), Depends(single_valued_query)],
     )
 
     @api.post(
@@ -42,16 +47,18 @@ def router(get_query: Callable[[], Query], settings: Settings) -> APIRouter:
         """Recall what matters for a query: vector and BM25 paths fused with RRF (k=60).
 
         The tenant (default ``default``) is always applied inside each index. ``include``
-        is admin only: 403 without ``Authorization: Bearer <HINDSIGHT_ADMIN_TOKEN>``.
+        is admin only: 403 without an API key with the admin scope.
         """
         body, _ = await parse_body(request, RecallIn, settings.max_body_bytes)
+        body = bind_tenant(principal_of(request), body, settings)
         if body.include:
-            require_admin(settings, request.headers.get("authorization"), "include")
+            require_admin(principal_of(request), "include")
         result: RecallOut = await get_query().recall(body)
         return result
 
     @api.get("/v1/sessions/{session}/context", response_model=SessionContextOut, responses=errors(422))
     async def session_context(
+        request: Request,
         session: str = Path(min_length=1, max_length=200, pattern=IDENTIFIER_PATTERN),
         user: str = Param(min_length=1, max_length=200, pattern=IDENTIFIER_PATTERN),
         tenant: str | None = Param(None, min_length=1, max_length=200, pattern=IDENTIFIER_PATTERN),
@@ -59,7 +66,8 @@ def router(get_query: Callable[[], Query], settings: Settings) -> APIRouter:
     ) -> SessionContextOut:
         """Working memory for a session: the last turns that fit the token budget,
         plus a rolling summary of the earlier part once the session is long."""
-        result: SessionContextOut = await get_query().session_context(session, tenant, user, budget)
+        result: SessionContextOut = await get_query().session_context(
+            session, tenant_of(request, tenant, settings), user, budget)
         return result
 
     @api.get("/v1/memories", response_model=MemoryListOut, responses=errors(403, 422))
@@ -78,27 +86,48 @@ def router(get_query: Callable[[], Query], settings: Settings) -> APIRouter:
     ) -> MemoryListOut:
         """Browse what Hindsight remembers, newest first, filtered by kind, key and tag.
 
-        ``include`` is admin only: 403 without ``Authorization: Bearer <HINDSIGHT_ADMIN_TOKEN>``.
+        ``include`` is admin only: 403 without an API key with the admin scope.
         """
+        tenant = tenant_of(request, tenant, settings)
         if include:
-            require_admin(settings, request.headers.get("authorization"), "include")
+            require_admin(principal_of(request), "include")
         result: MemoryListOut = await get_query().list_memories(
             tenant, user, types=scope_types(type, include), session=session, kinds=tuple(kind),
             keys=tuple(key), tags=tuple(tag), limit=limit, offset=offset)
         return result
 
-    @api.get("/v1/memories/{memory_id}", response_model=MemoryDetailOut, responses=errors(403, 404, 422))
-    async def get_memory(
+    def one_memory(
         request: Request,
-        memory_id: str,
         tenant: str | None = Param(None, min_length=1, max_length=200, pattern=IDENTIFIER_PATTERN),
         include: list[Include] = Param([], description=INCLUDE_DESCRIPTION),
+    ) -> tuple[str, tuple[str, ...]]:
+        """The tenant and ``include`` of a request on one memory, the caller known as an
+        admin when it asks for ``include``."""
+        tenant = tenant_of(request, tenant, settings)
+        if include:
+            require_admin(principal_of(request), "include")
+        return tenant, tuple(include)
+
+    @api.get("/v1/memories/{memory_id}", response_model=MemoryDetailOut, responses=errors(403, 404, 422))
+    async def get_memory(
+        memory_id: str, asked: tuple[str, tuple[str, ...]] = Depends(one_memory),
     ) -> MemoryDetailOut:
         """One memory with its provenance: the turns it was learned from. A forgotten
         memory is 404 unless an admin asks with ``include=forgotten``."""
-        if include:
-            require_admin(settings, request.headers.get("authorization"), "include")
-        result: MemoryDetailOut = await get_query().memory(tenant, memory_id, include=tuple(include))
+        tenant, include = asked
+        result: MemoryDetailOut = await get_query().memory(tenant, memory_id, include=include)
+        return result
+
+    @api.get("/v1/memories/{memory_id}/history", response_model=MemoryHistoryOut,
+             responses=errors(403, 404, 422))
+    async def memory_history(
+        memory_id: str, asked: tuple[str, tuple[str, ...]] = Depends(one_memory),
+    ) -> MemoryHistoryOut:
+        """How a memory changed: the values it superseded or was superseded by, and the
+        near-duplicates merged with it, oldest first, each typed by its state ("semantic"
+        is the live one). Forgotten versions only for an admin with ``include=forgotten``."""
+        tenant, include = asked
+        result: MemoryHistoryOut = await get_query().history(tenant, memory_id, include=include)
         return result
 
     return api

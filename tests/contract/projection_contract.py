@@ -111,6 +111,22 @@ class _Common:
         expected = docs()[0]
         assert first == expected
 
+    async def test_superseded_and_merged_memories_leave_the_live_scope(self, index: VectorIndex | TextIndex) -> None:
+        # What consolidation writes (consolidation/lifecycle.py): the live memory with
+        # its reinforcement and links, the replaced and the merged ones re-typed.
+        ramen, greyhound, bicycle = (replace(d, type="semantic", role="memory", kind="fact", key="k.v",
+                                             confidence=0.9) for d in docs()[:3])
+        live = replace(greyhound, reinforced_count=2, last_reinforced_at=datetime(2024, 6, 1, 9, 30, tzinfo=UTC),
+                       supersedes=(ramen.id,), merged_from=(bicycle.id,))
+        old = replace(ramen, type="superseded", superseded_by=live.id)
+        merged = replace(bicycle, type="merged", merged_into=live.id)
+        await self.write(index, [live, old, merged], {"s#0": 3})
+        query = "greyhound Pixel ramen bicycle"
+        assert await self.search(index, Scope(tenant="t1", types=("semantic",)), query) == [live]
+        found = await self.search(index, Scope(tenant="t1", types=("semantic", "superseded", "merged")), query)
+        assert sorted(found, key=lambda d: d.id) == sorted([live, old, merged], key=lambda d: d.id)
+        assert await index.get("t1", [old.id, merged.id, live.id]) == [old, merged, live]
+
     async def test_position_is_recorded_and_survives_reopen(
         self, index: VectorIndex | TextIndex, reopen: Callable[[], Awaitable[VectorIndex | TextIndex]]
     ) -> None:
@@ -180,6 +196,14 @@ class TextContract(_Common):
         assert held in shown
         # Session context (and the turn neighbourhoods) never see it: its session's only turn.
         assert await index.session_documents("t1", "ann", "s1", 10) == []
+
+    async def test_browsing_shows_superseded_memories_only_when_asked(self, index: TextIndex) -> None:
+        live, old = (replace(d, type="semantic", role="memory", kind="fact", key="k.v") for d in docs()[:2])
+        old = replace(old, type="superseded", superseded_by=live.id)
+        await self.write(index, [live, old], {"s#0": 2})
+        assert await index.browse(Browse(Scope(tenant="t1", types=("semantic",)))) == [live]
+        both = await index.browse(Browse(Scope(tenant="t1", types=("semantic", "superseded"))))
+        assert both == [old, live]  # newest first
 
     async def test_keywords_match_with_stemming(self, index: TextIndex) -> None:
         await self.write(index, docs(), {"s#0": 4})

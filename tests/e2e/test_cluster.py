@@ -4,7 +4,9 @@ PostgreSQL, Elasticsearch (text and kNN vectors) and Neo4j.
 Ingest through the gateway with the Python SDK, wait until visible, recall; then
 kill -9 the embed and project services mid-stream, restart them, and count every
 projection: zero lost, zero duplicated. A forgotten memory stays hidden except from
-an admin. (No Qdrant server can run here, so the vector projection is
+an admin. `hindsight run` requires API keys: the test creates them with `hindsight keys
+create` (in PostgreSQL) and every call carries one; the tenant-isolation property of
+tests/integration/test_tenant_isolation.py is checked against the processes too. (No Qdrant server can run here, so the vector projection is
 Elasticsearch's kNN; the Qdrant adapter has its own suite.)
 """
 
@@ -19,23 +21,28 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from hypothesis import given, settings as hypothesis_settings
 
 from hindsight_client import Forbidden, Hindsight, HindsightError, InvalidRequest
+from hindsight_common.adapters.postgres import PostgresState
+from hindsight_common.adapters.postgres_credentials import PostgresCredentials
 from hindsight_common.factory import make_graph_store, make_text_index, make_vector_index
 from hindsight_common.settings import Settings
 from tests.e2e.conftest import free_port
+from tests.integration.test_tenant_isolation import Memory, add_keys, check_isolation, worlds
 from tests.servers import server_url
 
 SERVICES = ("ingest", "embed", "project", "reflect", "consolidate", "query")
 # Per run: reflect's state (turns per session, known memories) lives in PostgreSQL and
 # outlives a run; a fixed tenant would pile up turns until sessions get summaries.
 TENANT = f"cluster-e2e-{uuid.uuid4().hex[:8]}"
-ADMIN_TOKEN = "cluster-admin-token"
+ADMIN_TENANT = f"{TENANT}-admin"
 
 
 class Cluster:
@@ -44,6 +51,13 @@ class Cluster:
         self.logs = logs
         self.ports = {s: free_port() for s in SERVICES}
         self.procs: dict[str, subprocess.Popen[bytes]] = {}
+        self.keys: dict[str, str] = {}
+
+    def create_key(self, name: str, tenant: str, scopes: str) -> None:
+        made = subprocess.run([sys.executable, "-m", "hindsight_services.cli", "keys", "create",
+                               "--tenant", tenant, "--scopes", scopes], env=self.env,
+                              capture_output=True, text=True, timeout=60, check=True)
+        self.keys[name] = made.stdout.strip()
 
     @property
     def gateway(self) -> str:
@@ -78,9 +92,9 @@ class Cluster:
         for service in list(self.procs):
             self.kill(service, signal.SIGTERM)
 
-    def client(self, tenant: str = TENANT, admin_token: str | None = None) -> Hindsight:
-        """The Python SDK on the gateway (the query service)."""
-        return Hindsight(self.gateway, tenant=tenant, admin_token=admin_token, timeout=60)
+    def client(self, key: str = "writer") -> Hindsight:
+        """The Python SDK on the gateway (the query service), with one of ``keys``."""
+        return Hindsight(self.gateway, api_key=self.keys[key], timeout=60)
 
     def wait_caught_up(self, timeout_s: float = 180) -> None:
         with self.client() as hs:
@@ -109,9 +123,12 @@ def cluster(tmp_path: Path) -> Iterator[Cluster]:
         "HINDSIGHT_REFLECT_EVERY_N_TURNS": "1000000",  # keep this test's projections episodic only
         "HINDSIGHT_POLL_TIMEOUT_S": "0.2",
         "HINDSIGHT_GRPC_PORT": str(free_port()),
-        "HINDSIGHT_ADMIN_TOKEN": ADMIN_TOKEN,
     }
+    env.pop("HINDSIGHT_AUTH", None)  # `hindsight run`'s own default: required
     c = Cluster(env, tmp_path)
+    c.create_key("writer", TENANT, "read,write")
+    c.create_key("member", ADMIN_TENANT, "read,write")
+    c.create_key("admin", ADMIN_TENANT, "read,write,admin")
     try:
         for service in SERVICES:
             c.start(service)
@@ -144,8 +161,7 @@ async def projection_ids(env: dict[str, str]) -> dict[str, list[str]]:
 def forgotten_only_for_admins(cluster: Cluster) -> None:
     """Reflect a session, forget its memory: hidden by default, shown to the admin. In a
     tenant of its own, apart from the projections counted below."""
-    tenant = f"{TENANT}-admin"
-    with cluster.client(tenant) as hs, cluster.client(tenant, ADMIN_TOKEN) as admin:
+    with cluster.client("member") as hs, cluster.client("admin") as admin:
         hs.retain("I love sailing on the lake.", user="fay", session="s1", speaker="Fay")
         hs.close_session("s1", user="fay")
         deadline = time.monotonic() + 120
@@ -165,7 +181,36 @@ def forgotten_only_for_admins(cluster: Cluster) -> None:
         assert [(i.type, i.content) for i in found if i.id == memory.id] == [("forgotten", memory.content)]
 
 
+def tenants_stay_apart(cluster: Cluster) -> None:
+    """The tenant-isolation property of tests/integration/test_tenant_isolation.py, against
+    the six processes: keys straight in the PostgreSQL store the services read, tenants of
+    each example unique to it (reflect's state outlives an example)."""
+
+    async def run(world: list[Memory]) -> None:
+        store = PostgresCredentials(PostgresState(cluster.env["HINDSIGHT_POSTGRES_DSN"]))
+        try:
+            keys = await add_keys(store, {m.tenant for m in world})
+        finally:
+            await store.close()
+        async with httpx.AsyncClient(base_url=cluster.gateway, timeout=60) as client:
+            await check_isolation(client, keys, world, lambda: asyncio.to_thread(cluster.wait_caught_up))
+
+    @hypothesis_settings(max_examples=3, deadline=None)
+    @given(world=worlds())
+    def isolated(world: list[Memory]) -> None:
+        run_id = uuid.uuid4().hex[:6]
+        asyncio.run(run([replace(m, tenant=f"iso-{run_id}-{m.tenant}") for m in world]))
+
+    isolated()
+
+
 def test_six_processes_ingest_recall_and_survive_kill_9(cluster: Cluster) -> None:
+    for service in ("query", "ingest"):  # no key, no answer, at the gateway and behind it
+        r = httpx.post(f"http://127.0.0.1:{cluster.ports[service]}/v1/interactions", json={"interactions": turns(0, 1)})
+        assert r.status_code == 401 and r.json()["error"]["code"] == "unauthorized", service
+    with Hindsight(cluster.gateway, api_key=cluster.keys["member"], timeout=60) as other:
+        with pytest.raises(Forbidden):  # a key of another tenant
+            other.retain_many(turns(0, 1))
     with cluster.client() as hs:
         acked = [e.event_id for e in hs.retain_many(turns(0, 20)).events]
         assert len(acked) == 20
@@ -176,6 +221,7 @@ def test_six_processes_ingest_recall_and_survive_kill_9(cluster: Cluster) -> Non
             hs.retain_many([{"tenant": TENANT, "user": "u", "session": "s"}])
         assert bad.value.status == 422 and bad.value.problems
     forgotten_only_for_admins(cluster)
+    tenants_stay_apart(cluster)
 
     # A writer keeps going while embed and project are killed and restarted.
     errors: list[str] = []

@@ -123,13 +123,47 @@ def test_cli_ingest_and_recall(server: Server, tmp_path: Path) -> None:
     assert set(item["explain"]["paths"]) <= {"vector", "bm25", "bm25_context", "speaker"} and item["explain"]["paths"]
     admin = subprocess.run([*CLI, "recall", "greyhound", "--user", "ann", "--include", "forgotten",
                             "--url", server.url], capture_output=True, text=True,
-                           env={k: v for k, v in os.environ.items() if k != "HINDSIGHT_ADMIN_TOKEN"})
+                           env={k: v for k, v in os.environ.items() if k != "HINDSIGHT_API_KEY"})
     assert admin.returncode == 1 and "403" in admin.stderr and "include" in admin.stderr
 
     bad = tmp_path / "bad.jsonl"
     bad.write_text(json.dumps({"user": "ann", "session": "s", "speaker": "A", "content": ""}) + "\n")
     out = subprocess.run([*CLI, "ingest", str(bad), "--url", server.url], capture_output=True, text=True)
     assert out.returncode == 1 and "interactions.0.content" in out.stderr
+
+
+def test_keys_made_beside_a_running_server_let_the_cli_in_until_revoked(server: Server, tmp_path: Path) -> None:
+    server.env["HINDSIGHT_AUTH"] = "required"
+    server.start()
+    lines = tmp_path / "turns.jsonl"
+    lines.write_text("\n".join(json.dumps(t) for t in turns(4)) + "\n")
+    env = {k: v for k, v in os.environ.items() if k != "HINDSIGHT_API_KEY"}
+    refused = subprocess.run([*CLI, "ingest", str(lines), "--url", server.url], capture_output=True, text=True,
+                             env=env)
+    assert refused.returncode == 1 and "401" in refused.stderr
+
+    def keys(*args: str) -> subprocess.CompletedProcess[str]:
+        done = subprocess.run([*CLI, "keys", "--data-dir", str(server.data_dir), *args], capture_output=True,
+                              text=True, env=env, timeout=60)
+        assert done.returncode == 0, done.stderr
+        return done
+
+    key = keys("create", "--tenant", "default", "--scopes", "read,write").stdout.strip()
+    with_key = {**env, "HINDSIGHT_API_KEY": key}
+    out = subprocess.run([*CLI, "ingest", str(lines), "--url", server.url], capture_output=True, text=True,
+                         env=with_key)
+    assert out.returncode == 0 and "4 interactions recorded" in out.stdout, out.stderr
+    recall = [*CLI, "recall", "greyhound", "--user", "ann", "--url", server.url, "--json"]
+    found = subprocess.run(recall, capture_output=True, text=True, env=with_key)
+    assert found.returncode == 0 and json.loads(found.stdout)["items"], found.stderr
+    keys("revoke", key.split("_")[1])
+    gone = subprocess.run(recall, capture_output=True, text=True, env=with_key)
+    assert gone.returncode == 1 and "401" in gone.stderr and "revoked" in gone.stderr
+    audit = subprocess.run([*CLI, "audit", "--data-dir", str(server.data_dir), "--tenant", "default"],
+                           capture_output=True, text=True, env=env, timeout=60)
+    actions = [json.loads(line)["action"] for line in audit.stdout.splitlines()]
+    # the command's own actions, then (once the server's batch is out) the revoked key's refusal
+    assert actions[:2] == ["key.create", "key.revoke"] and set(actions[2:]) <= {"auth.failed"}, audit.stderr
 
 
 def test_cli_without_a_server_says_how_to_start_one() -> None:

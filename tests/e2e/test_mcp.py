@@ -29,7 +29,7 @@ from tests.e2e.conftest import Server, free_port
 pytestmark = pytest.mark.e2e
 
 MCP_SERVER = [sys.executable, "-m", "hindsight_services.mcp.server"]
-TOOLS = {"retain", "recall", "reflect", "forget", "session_context", "list_memories"}
+TOOLS = {"retain", "recall", "reflect", "forget", "session_context", "list_memories", "memory_history"}
 DEFAULT_USER = "ann"
 
 
@@ -146,6 +146,8 @@ async def test_memory_tools_end_to_end(transport: str, gateway: Server, http_mcp
         assert {"preference", "fact"} <= set(kinds) and all(m["type"] == "semantic" for m in memories)
         liked = kinds["preference"]
         assert "hiking" in liked["content"].lower()
+        history = data(await client.call_tool("memory_history", {"memory_id": liked["id"]}))
+        assert history["live"] == liked["id"] and [v["id"] for v in history["versions"]] == [liked["id"]]
 
         data(await client.call_tool("forget", {"memory_id": liked["id"], "reason": "asked to", **who}))
         await caught_up(gateway)

@@ -24,8 +24,11 @@ import pytest
 import uvicorn
 
 from hindsight_common.ports.embedder import Embedder
+from hindsight_common.security.credentials import new_key
+from hindsight_common.security.credentials_access import now
 from hindsight_common.settings import Settings
 from hindsight_services.embedded import create_app
+from tests.support.auth import store_keys
 
 try:
     from playwright.sync_api import Browser, Page, expect, sync_playwright
@@ -77,8 +80,8 @@ class ThreadedGateway:
     """The embedded gateway (which serves the UI), served by uvicorn in a background thread
     on a socket bound here (port 0), so no other process can take the port meanwhile."""
 
-    def __init__(self, data_dir: Path, embedder: Embedder) -> None:
-        app = create_app(Settings(data_dir=data_dir), embedder)  # serves the UI itself
+    def __init__(self, data_dir: Path, embedder: Embedder, **settings: Any) -> None:
+        app = create_app(Settings(data_dir=data_dir, **settings), embedder)  # serves the UI itself
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.sock.bind(("127.0.0.1", 0))
         self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
@@ -358,3 +361,48 @@ def test_tenant_and_user_are_remembered_and_scope_the_view(gateway: Gateway, pag
     expect(page.locator("#tenant")).to_have_value("elsewhere")
     expect(page.locator("#user")).to_have_value("ann")
     expect(page.locator("#status")).to_have_text("No memories for user ann in tenant elsewhere.")
+
+
+def test_with_auth_required_the_page_loads_and_sends_the_key_it_is_given(
+    tmp_path: Path, embedder: Embedder, page: Page
+) -> None:
+    key, record = new_key("default", ["read"], now())
+    served = ThreadedGateway(tmp_path / "data", embedder, auth="required")
+    store_keys(Settings(data_dir=tmp_path / "data").credentials_path, record)
+    served.start()
+    try:
+        page.goto(served.url + "/ui")  # the shell is open; its calls are not, without a key
+        expect(page.locator("#error")).to_contain_text("requires an API key")
+        page.fill("#api-key", key)
+        page.fill("#user", "ann")
+        page.click("#scope-form button[type=submit]")
+        expect(page.locator("#status")).to_contain_text("user ann")
+        expect(page.locator("#error")).to_be_hidden()
+        assert page.evaluate("sessionStorage.getItem('hindsight.apiKey')") == key
+        assert page.evaluate("localStorage.getItem('hindsight.apiKey')") is None
+    finally:
+        served.stop()
+
+
+def test_a_changed_preference_shows_what_it_replaced(gateway: Gateway, page: Page) -> None:
+    for session, content, day in (("d1", "I prefer Python for scripting.", 1),
+                                  ("d2", "Actually, I now prefer Go for scripting.", 20)):
+        turn = {"user": "dan", "session": session, "speaker": "Dan", "content": content,
+                "occurred_at": f"2024-05-{day:02d}T10:00:00Z"}
+        assert gateway.post("/v1/interactions", {"interactions": [turn]}).status_code == 201
+        assert gateway.post(f"/v1/sessions/{session}:close", {"user": "dan"}).status_code == 201
+    deadline = time.monotonic() + 60
+    while not ((live := gateway.get("/v1/memories", user="dan")["items"]) and live[0]["supersedes"]
+               and gateway.get("/v1/status")["caught_up"]):
+        assert time.monotonic() < deadline, f"no supersession: {live}"
+        time.sleep(0.1)
+    [go] = live
+    [python] = go["supersedes"]
+    open_ui(page, gateway, user="dan", path=f"/ui#memory={go['id']}")
+    facts = page.locator("#detail .facts")
+    expect(facts).to_contain_text("Replaces")
+    facts.locator(f'a[href="#memory={python}"]').click()
+    expect(page.locator("#detail .detail-content")).to_contain_text("Python")
+    expect(facts).to_contain_text("superseded")
+    expect(facts.locator(f'a[href="#memory={go["id"]}"]')).to_have_count(1)  # "Replaced by"
+    expect(facts).to_contain_text("Replaced by")

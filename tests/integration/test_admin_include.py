@@ -2,7 +2,9 @@
 
 A forget keeps the memory's content in its tombstone (re-typed "forgotten"); default
 recall and browsing never return it, and ``include=["forgotten"]`` does, over HTTP and
-gRPC, only with the admin token. A rebuild from the log gives the same tombstones.
+gRPC, only with an API key that holds the admin scope (here with HINDSIGHT_AUTH off, the
+embedded default: anonymous requests work, admin options still need that key). A rebuild
+from the log gives the same tombstones.
 """
 
 from __future__ import annotations
@@ -14,7 +16,10 @@ import grpc
 import httpx
 import pytest
 
+from hindsight_common.adapters.sqlite_credentials import SqliteCredentials
 from hindsight_common.ports.embedder import Embedder
+from hindsight_common.security.credentials import new_key
+from hindsight_common.security.credentials_access import now
 from hindsight_common.settings import Settings
 from hindsight_services.embedded import drop_projections
 from hindsight_services.grpc_api import hindsight_pb2 as pb
@@ -25,14 +30,28 @@ from tests.integration.conftest import App, running
 from tests.integration.test_grpc import TIMEOUT, problems, rpc_error
 from tests.integration.test_memories_api import seed
 
-TOKEN = "s3cret-admin-token"
+TOKEN, ADMIN_KEY = new_key("default", ["read", "write", "admin"], now())
 ADMIN = {"authorization": f"Bearer {TOKEN}"}
+READER_TOKEN, READER_KEY = new_key("default", ["read", "write"], now())
+READER = {"authorization": f"Bearer {READER_TOKEN}"}
 QUERY = {"user": "ann", "query": "What does Ann love doing outdoors?", "types": ["semantic"]}
 
 
+async def with_keys(settings: Settings) -> Settings:
+    """``settings`` whose data directory holds the admin key and a key without admin."""
+    store = SqliteCredentials(settings.credentials_path)
+    try:
+        for record in (ADMIN_KEY, READER_KEY):
+            if await store.find(record.key_id) is None:
+                await store.add(record)
+    finally:
+        await store.close()
+    return settings
+
+
 @pytest.fixture
-def settings(tmp_path: Path) -> Settings:  # the conftest's app, with an admin token
-    return Settings(data_dir=tmp_path / "data", admin_token=TOKEN)
+async def settings(tmp_path: Path) -> Settings:  # the conftest's app, with the two keys
+    return await with_keys(Settings(data_dir=tmp_path / "data"))
 
 
 async def forget_preference(app: App) -> dict[str, Any]:
@@ -84,38 +103,38 @@ async def test_only_an_admin_sees_a_forgotten_memory_with_its_content(app: App) 
                                  headers=ADMIN)
     assert only.status_code == 200 and "forgotten" not in {i["type"] for i in only.json()["items"]}
 
-    # (c) without the token, or with another one, or another scheme: 403 naming include
-    refused(await app.client.post("/v1/recall", json=asked), "no admin token was sent")
-    wrong = {"authorization": "Bearer not-the-token"}
-    refused(await app.client.post("/v1/recall", json=asked, headers=wrong), "not the admin token")
-    refused(await app.client.post("/v1/recall", json=asked, headers={"authorization": f"Basic {TOKEN}"}),
-            "no admin token was sent")
-    refused(await app.client.get("/v1/memories", params={"include": "forgotten"}, headers=wrong),
-            "not the admin token")
+    # (c) without a key, or with one that lacks the admin scope: 403 naming include; a
+    # key that is not valid, or another scheme: 401, as anywhere
+    refused(await app.client.post("/v1/recall", json=asked), "no API key was sent")
+    refused(await app.client.post("/v1/recall", json=asked, headers=READER), "lacks the 'admin' scope")
+    refused(await app.client.get("/v1/memories", params={"include": "forgotten"}, headers=READER),
+            "lacks the 'admin' scope")
     refused(await app.client.get(f"/v1/memories/{target['id']}", params={"include": "forgotten"}),
-            "no admin token was sent")
+            "no API key was sent")
+    for wrong in ("Bearer not-the-token", f"Basic {TOKEN}", f"Bearer {TOKEN[:-1]}"):
+        r = await app.client.post("/v1/recall", json=asked, headers={"authorization": wrong})
+        assert r.status_code == 401 and r.json()["error"]["code"] == "unauthorized"
     unknown = await app.client.post("/v1/recall", json={**QUERY, "include": ["deleted"]}, headers=ADMIN)
     assert unknown.status_code == 422 and unknown.json()["error"]["problems"][0]["field"] == "include.0"
 
 
-async def test_admin_options_are_disabled_without_an_admin_token(
+async def test_admin_options_need_an_admin_key_even_with_auth_off(
     tmp_path: Path, embedder: Embedder
 ) -> None:
-    async with running(Settings(data_dir=tmp_path / "data"), embedder) as app:
-        for headers in ({}, ADMIN, {"authorization": "Bearer "}):
-            r = await app.client.post("/v1/recall", json={**QUERY, "include": ["forgotten"]}, headers=headers)
-            refused(r, "disabled")
-            assert "HINDSIGHT_ADMIN_TOKEN is set" in r.json()["error"]["message"]
-        r = await app.client.get("/v1/memories", params={"include": "quarantined"}, headers=ADMIN)
-        refused(r, "disabled")
+    async with running(Settings(data_dir=tmp_path / "data"), embedder) as app:  # no key in its store
+        refused(await app.client.post("/v1/recall", json={**QUERY, "include": ["forgotten"]}),
+                "no API key was sent")
+        for headers in (ADMIN, {"authorization": "Bearer "}):  # a key it never issued; no key at all
+            r = await app.client.get("/v1/memories", params={"include": "quarantined"}, headers=headers)
+            assert r.status_code == 401, r.text
         assert (await app.client.post("/v1/recall", json=QUERY)).status_code == 200  # the rest works
 
 
-async def test_grpc_include_needs_the_admin_token(app: App) -> None:
+async def test_grpc_include_needs_the_admin_scope(app: App) -> None:
     target = await forget_preference(app)
     runtime = app.runtime
     gateway = build_server(lambda: runtime.query, lambda: Ingest(runtime.log, runtime.settings),
-                           runtime.settings, 0)
+                           runtime.settings, 0, auth=app.application.state.auth)
     await gateway.start()
     try:
         async with grpc.aio.insecure_channel(gateway.address) as channel:
@@ -139,10 +158,12 @@ async def test_grpc_include_needs_the_admin_token(app: App) -> None:
                                                timeout=TIMEOUT))
             assert e.code() == grpc.StatusCode.PERMISSION_DENIED
 
-            for metadata in ((), (("authorization", "Bearer nope"),)):
+            for metadata in ((), tuple(READER.items())):
                 e = await rpc_error(stub.Recall(asked, metadata=metadata, timeout=TIMEOUT))
                 assert e.code() == grpc.StatusCode.PERMISSION_DENIED and "include" in (e.details() or "")
                 assert [p["field"] for p in problems(e)] == ["include"]
+            e = await rpc_error(stub.Recall(asked, metadata=(("authorization", "Bearer nope"),), timeout=TIMEOUT))
+            assert e.code() == grpc.StatusCode.UNAUTHENTICATED
             e = await rpc_error(stub.ListMemories(pb.ListMemoriesRequest(include=["forgotten"]), timeout=TIMEOUT))
             assert e.code() == grpc.StatusCode.PERMISSION_DENIED
             e = await rpc_error(stub.ListMemories(pb.ListMemoriesRequest(types=["forgotten"]), timeout=TIMEOUT))

@@ -31,10 +31,13 @@ from hindsight_client import (
     Unauthorized,
 )
 from hindsight_common.ports.embedder import Embedder
+from hindsight_common.security.credentials import new_key
+from hindsight_common.security.credentials_access import now
 from hindsight_common.settings import Settings
 from hindsight_services.embedded import create_app
+from tests.support.auth import store_keys
 
-ADMIN_TOKEN = "sdk-admin-token"
+ADMIN_TOKEN, ADMIN_KEY = new_key("default", ["read", "write", "admin"], now())  # the key with the admin scope
 
 class Gateway:
     """``create_app`` served by uvicorn on a socket bound to a free localhost port."""
@@ -43,7 +46,8 @@ class Gateway:
         self._sock = socket.socket()
         self._sock.bind(("127.0.0.1", 0))
         self.url = f"http://127.0.0.1:{self._sock.getsockname()[1]}"
-        settings = Settings(data_dir=data_dir, admin_token=ADMIN_TOKEN)
+        settings = Settings(data_dir=data_dir)
+        store_keys(settings.credentials_path, ADMIN_KEY)
         config = uvicorn.Config(create_app(settings, embedder), log_level="warning")
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [self._sock]}, daemon=True)
@@ -245,7 +249,7 @@ def test_wait_until_caught_up_gives_up_after_its_timeout(gateway: Gateway) -> No
             hs.wait_until_caught_up(timeout=0)
 
 
-async def test_admin_token_unlocks_include(gateway: Gateway) -> None:
+async def test_an_admin_key_unlocks_include(gateway: Gateway) -> None:
     user, session = unique("fay"), unique("s")
     async with AsyncHindsight(gateway.url, admin_token=ADMIN_TOKEN) as admin, AsyncHindsight(gateway.url) as hs:
         await hs.retain("I love sailing on the lake.", user=user, session=session, speaker="Fay")

@@ -32,6 +32,7 @@ from hindsight_services.grpc_api import hindsight_pb2_grpc as pb_grpc
 from hindsight_services.grpc_api.server import PROBLEMS_METADATA, SERVICE_NAME, GrpcGateway, build_server
 from hindsight_services.ingest.handler import Ingest
 from tests.integration.conftest import App
+from tests.support.auth import open_auth
 
 TIMEOUT = 30  # seconds per call: a hung server fails the test instead of hanging it
 REFERENCE = datetime(2024, 6, 1, tzinfo=UTC)  # fixes time decay, so two recalls score alike
@@ -49,7 +50,8 @@ class Grpc:
 async def rpc(app: App) -> AsyncIterator[Grpc]:
     runtime = app.runtime
     gateway = build_server(
-        lambda: runtime.query, lambda: Ingest(runtime.log, runtime.settings), runtime.settings, 0
+        lambda: runtime.query, lambda: Ingest(runtime.log, runtime.settings), runtime.settings, 0,
+        auth=app.application.state.auth,
     )
     await gateway.start()
     try:
@@ -76,7 +78,7 @@ def as_json(msg: Message) -> Any:
                                 always_print_fields_with_no_presence=True))
 
 
-TIMES = {"occurred_at", "summary_through"}
+TIMES = {"occurred_at", "summary_through", "last_reinforced_at"}
 
 
 def normal(value: Any) -> Any:
@@ -269,7 +271,8 @@ async def test_every_write_on_a_failed_log_is_unavailable(rpc: Grpc, tmp_path: P
     settings = Settings(data_dir=tmp_path / "elsewhere")
     closed = make_log(settings)  # a real log that has been closed: every append fails
     await closed.close()
-    gateway = build_server(lambda: rpc.app.runtime.query, lambda: Ingest(closed, settings), settings, 0)
+    gateway = build_server(lambda: rpc.app.runtime.query, lambda: Ingest(closed, settings), settings, 0,
+                           auth=open_auth())
     await gateway.start()
     try:
         async with grpc.aio.insecure_channel(gateway.address) as channel:
@@ -312,12 +315,12 @@ async def test_reflection_lists_and_describes_the_service(rpc: Grpc) -> None:
 
 
 async def test_binds_loopback_and_refuses_a_taken_port(tmp_path: Path) -> None:
-    gateway = build_server(_unused, _unused, Settings(data_dir=tmp_path), 0)
+    gateway = build_server(_unused, _unused, Settings(data_dir=tmp_path), 0, auth=open_auth())
     try:
         assert gateway.host == "127.0.0.1" and gateway.address == f"127.0.0.1:{gateway.port}"
         assert gateway.port > 0
         with pytest.raises(ConfigurationError, match="HINDSIGHT_GRPC_PORT"):  # taken: no silent sharing
-            build_server(_unused, _unused, Settings(data_dir=tmp_path), gateway.port)
+            build_server(_unused, _unused, Settings(data_dir=tmp_path), gateway.port, auth=open_auth())
     finally:
         await gateway.server.stop(None)
 

@@ -30,6 +30,7 @@ from hindsight_common.streams import INTERACTIONS
 from hindsight_services.http import RETRY_AFTER_S, install_error_handlers
 from hindsight_services.ingest import wiring as ingest_wiring
 from hindsight_services.process import IngestForwarder, create_service_app, forwarding_router
+from tests.support.auth import open_auth
 
 TURN = {"user": "ann", "session": "s1", "speaker": "Ann", "role": "user", "content": "hello"}
 WRITES: list[tuple[str, dict[str, Any]]] = [
@@ -66,7 +67,7 @@ async def ingest_over_a_closed_log(tmp_path: Path) -> FastAPI:
     await closed.close()
     app = FastAPI()
     install_error_handlers(app)
-    app.include_router(ingest_wiring.router(lambda: closed, settings))
+    app.include_router(ingest_wiring.router(lambda: closed, settings, open_auth()))
     return app
 
 
@@ -140,7 +141,7 @@ async def forwarding_to(url: str, answer_timeout_s: float = 5) -> AsyncIterator[
     forwarder = IngestForwarder(url, 5, answer_timeout_s)
     app = FastAPI()
     install_error_handlers(app)
-    app.include_router(forwarding_router(forwarder))
+    app.include_router(forwarding_router(forwarder, open_auth()))
     forwarder.open()
     try:
         async with client_of(app) as client:
@@ -181,7 +182,7 @@ async def test_gateway_refuses_writes_when_not_serving() -> None:
     forwarder = IngestForwarder(f"http://127.0.0.1:{free_port()}", 1, 1)
     app = FastAPI()
     install_error_handlers(app)
-    app.include_router(forwarding_router(forwarder))  # never opened: as before start-up
+    app.include_router(forwarding_router(forwarder, open_auth()))  # never opened: as before start-up
     async with client_of(app) as client:
         assert_unavailable(await client.post("/v1/interactions", json={"interactions": [TURN]}),
                            naming="not serving")

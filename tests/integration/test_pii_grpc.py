@@ -19,6 +19,7 @@ from hindsight_services.grpc_api import hindsight_pb2 as pb
 from hindsight_services.grpc_api import hindsight_pb2_grpc as pb_grpc
 from hindsight_services.grpc_api.server import PROBLEMS_METADATA, build_server
 from hindsight_services.ingest.handler import Ingest
+from tests.support.auth import open_auth
 from tests.integration.conftest import App, running
 
 TIMEOUT = 30
@@ -30,7 +31,8 @@ async def stub(tmp_path: Path, embedder: Embedder, reranker: Reranker) -> AsyncI
     settings = Settings(data_dir=tmp_path / "data", pii_policy={"bank": {"card": "reject"}})
     async with running(settings, embedder, reranker) as app:
         runtime = app.runtime
-        gateway = build_server(lambda: runtime.query, lambda: Ingest(runtime.log, runtime.settings), runtime.settings, 0)
+        gateway = build_server(lambda: runtime.query, lambda: Ingest(runtime.log, runtime.settings), runtime.settings, 0,
+                               auth=open_auth())
         await gateway.start()
         try:
             async with grpc.aio.insecure_channel(gateway.address) as channel:

@@ -28,6 +28,7 @@ from hindsight_services.grpc_api import hindsight_pb2 as pb
 from hindsight_services.grpc_api import hindsight_pb2_grpc as pb_grpc
 from hindsight_services.grpc_api.server import build_server
 from hindsight_services.ingest.handler import Ingest
+from tests.support.auth import open_auth
 from tests.integration.conftest import App
 from tests.support.tracing import Spans, spans  # noqa: F401 - the fixture
 
@@ -167,7 +168,7 @@ async def test_json_logs_carry_trace_ids_and_never_content(app: App, spans: Span
 async def test_a_grpc_write_is_one_trace_through_the_consumers(app: App, spans: Spans) -> None:  # noqa: F811
     runtime = app.runtime
     gateway = build_server(lambda: runtime.query, lambda: Ingest(runtime.log, runtime.settings),
-                           runtime.settings, 0)
+                           runtime.settings, 0, auth=open_auth())
     await gateway.start()
     trace_id = uuid.uuid4().hex
     try:

@@ -37,6 +37,9 @@ OVERLAYS = ("dev", "prod")
 CONFIGMAP = "hindsight-config"
 SECRET = "hindsight-secrets"
 EMBEDDING_SERVICES = ("embed", "query")
+# Services that load the embedding model (consolidate: to find near-duplicates); the
+# autoscaled ones are EMBEDDING_SERVICES.
+MODEL_SERVICES = (*EMBEDDING_SERVICES, "consolidate")
 INFRA = ("kafka", "postgres", "qdrant", "elasticsearch", "neo4j")
 REBUILDS = ("embed", "project")
 
@@ -316,7 +319,7 @@ def test_configmap_and_secret(base: dict[tuple[str, str], Obj]) -> None:
         assert secret_setting not in config, f"{secret_setting} belongs in the Secret"
 
 
-@pytest.mark.parametrize("service", EMBEDDING_SERVICES)
+@pytest.mark.parametrize("service", MODEL_SERVICES)
 def test_embedding_services_are_sized_for_cpu_embedding(
     base: dict[tuple[str, str], Obj], service: str
 ) -> None:

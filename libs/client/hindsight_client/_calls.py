@@ -18,6 +18,7 @@ from hindsight_client._models import (
     Appended,
     Interaction,
     MemoryDetail,
+    MemoryHistory,
     MemoryPage,
     RecallResult,
     RetainResult,
@@ -168,6 +169,11 @@ class Calls:
     def get_memory(self, memory_id: str, include: str | Sequence[str] | None = None) -> Call[MemoryDetail]:
         params = _params({"tenant": self.tenant, "include": include})
         return Call("GET", f"/v1/memories/{_segment(memory_id)}", MemoryDetail.from_json, params=params,
+                    headers=self._admin(_as_list(include) or ()))
+
+    def memory_history(self, memory_id: str, include: str | Sequence[str] | None = None) -> Call[MemoryHistory]:
+        params = _params({"tenant": self.tenant, "include": include})
+        return Call("GET", f"/v1/memories/{_segment(memory_id)}/history", MemoryHistory.from_json, params=params,
                     headers=self._admin(_as_list(include) or ()))
 
     def status(self) -> Call[Status]:

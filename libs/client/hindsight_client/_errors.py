@@ -3,9 +3,10 @@
     HindsightError            every error this package raises; ``status``, ``code`` and
     │                         ``problems`` when the gateway answered (``None``, ``None``, ())
     ├── InvalidRequest        400 / 413 / 422: the request is wrong; ``problems`` names each field
-    ├── Unauthorized          401: missing or wrong credentials
-    │   └── Forbidden         403: insufficient ones, e.g. an admin option (``include``)
-    │                         without the admin token; ``problems`` names the option
+    ├── Unauthorized          401: missing, unknown or revoked API key
+    │   └── Forbidden         403: insufficient ones: a scope or tenant the key does not
+    │                         hold, an admin option (``include``); ``problems`` names it
+    ├── RateLimited           429: the key is over its rate limit; retry after a pause
     ├── NotFound              404: no such memory (or route)
     ├── Conflict              409: an idempotency key reused with a different body
     ├── Unavailable           502 / 503 / 504: a backend is down; retrying later may succeed
@@ -64,8 +65,13 @@ class Unauthorized(HindsightError):
 
 
 class Forbidden(Unauthorized):
-    """The gateway refused an admin-only option (pass ``admin_token``, the gateway's
-    ``HINDSIGHT_ADMIN_TOKEN``); ``problems`` names each option refused."""
+    """The key lacks the scope or tenant the call needs, or the call used an admin-only
+    option without a key with the admin scope (pass ``admin_token``); ``problems`` names it."""
+
+
+class RateLimited(HindsightError):
+    """The API key sent more requests than the gateway's rate limit allows; wait a
+    moment (the gateway's ``Retry-After``) and retry."""
 
 
 class NotFound(HindsightError):
@@ -90,6 +96,7 @@ _BY_STATUS: dict[int, type[HindsightError]] = {
     403: Forbidden,
     404: NotFound,
     409: Conflict,
+    429: RateLimited,
     413: InvalidRequest,
     422: InvalidRequest,
     502: Unavailable,

@@ -134,6 +134,15 @@ class Memory:
     key: str | None = None  # semantic: domain.attribute, e.g. preference.language
     confidence: float | None = None
     tags: tuple[str, ...] = ()
+    # What consolidation did with it: reinforcements, and the memories it replaced or
+    # was replaced by, merged or was merged into.
+    reinforced_count: int = 0
+    last_reinforced_at: datetime | None = None
+    importance: float | None = None
+    superseded_by: str | None = None
+    supersedes: tuple[str, ...] = ()
+    merged_into: str | None = None
+    merged_from: tuple[str, ...] = ()
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> Memory:
@@ -155,6 +164,13 @@ class Memory:
             "key": _opt_str(d.get("key")),
             "confidence": None if confidence is None else float(confidence),
             "tags": tuple(str(t) for t in d.get("tags", ())),
+            "reinforced_count": int(d.get("reinforced_count") or 0),
+            "last_reinforced_at": _dt(d["last_reinforced_at"]) if d.get("last_reinforced_at") else None,
+            "importance": None if d.get("importance") is None else float(d["importance"]),
+            "superseded_by": _opt_str(d.get("superseded_by")),
+            "supersedes": tuple(str(i) for i in d.get("supersedes") or ()),
+            "merged_into": _opt_str(d.get("merged_into")),
+            "merged_from": tuple(str(i) for i in d.get("merged_from") or ()),
         }
 
 
@@ -243,6 +259,20 @@ class MemoryDetail:
             memory=Memory.from_json(d["memory"]),
             sources=tuple(SourceTurn.from_json(s) for s in d.get("sources", ())),
         )
+
+
+@dataclass(frozen=True)
+class MemoryHistory:
+    """A memory's chain of values, oldest first, and which of them is live."""
+
+    memory_id: str
+    live: str | None
+    versions: tuple[Memory, ...]
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> MemoryHistory:
+        return cls(memory_id=str(d["memory_id"]), live=_opt_str(d.get("live")),
+                   versions=tuple(Memory.from_json(v) for v in d.get("versions", ())))
 
 
 @dataclass(frozen=True)

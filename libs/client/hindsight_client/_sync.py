@@ -16,6 +16,7 @@ from hindsight_client._models import (
     Appended,
     Interaction,
     MemoryDetail,
+    MemoryHistory,
     MemoryPage,
     RecallResult,
     RetainResult,
@@ -31,8 +32,8 @@ class Hindsight:
     """Synchronous client for a Hindsight gateway.
 
     ``tenant`` applies to every call (``None``: the gateway's default tenant); ``api_key``
-    is sent as a bearer token; ``admin_token`` (the gateway's ``HINDSIGHT_ADMIN_TOKEN``) is
-    sent instead only with calls that use an admin option (``include=``); ``timeout``
+    is sent as a bearer token; ``admin_token`` (an API key with the ``admin``
+    scope) is sent instead only with calls that use an admin option (``include=``); ``timeout``
     (seconds) bounds every request. Use it as a context manager, or call ``close()``.
     ``transport`` replaces the network (tests, in-process use).
     """
@@ -127,7 +128,7 @@ class Hindsight:
         """The ``k`` memories most relevant to ``query`` (by meaning and keyword), best first.
 
         ``include`` (admin only: needs ``admin_token``, else ``Forbidden``) also returns
-        memories in these states: "forgotten", "quarantined" ("superseded": none yet).
+        memories in these states: "forgotten", "superseded", "merged", "quarantined".
         """
         return self._send(self._calls.recall(
             query, user=user, session=session, agent=agent, k=k, types=types, since=since, until=until,
@@ -174,6 +175,11 @@ class Hindsight:
         """One memory with the turns it was learned from. Raises ``NotFound`` (also for a
         forgotten one, unless ``include="forgotten"``: admin only, as in ``recall``)."""
         return self._send(self._calls.get_memory(memory_id, include))
+
+    def memory_history(self, memory_id: str, include: str | Sequence[str] | None = None) -> MemoryHistory:
+        """The values a memory superseded or was superseded by and the near-duplicates
+        merged with it, oldest first. Raises ``NotFound``."""
+        return self._send(self._calls.memory_history(memory_id, include))
 
     def status(self) -> Status:
         """Log heads and consumer positions."""

@@ -1,44 +1,23 @@
-"""Admin-only request options, allowed only with the admin token.
-
-Until API keys with per-tenant scopes exist, one shared secret (``HINDSIGHT_ADMIN_TOKEN``,
-``Settings.admin_token``) marks a caller as an administrator. It travels as
-``Authorization: Bearer <token>``: the HTTP header, or the ``authorization`` metadata
-over gRPC. Without the setting every admin option is refused, so a gateway never
-exposes them by accident.
+"""Admin-only request options (recall's and browsing's ``include``): allowed only to an
+API key with the ``admin`` scope, the one way an administrator is known (see
+``security/credentials_access.py``). It travels as ``Authorization: Bearer <key>``: the
+HTTP header, or the ``authorization`` metadata over gRPC.
 """
 
 from __future__ import annotations
 
-import hmac
-
 from hindsight_common.errors import Forbidden, Problem
-from hindsight_common.settings import Settings
-
-ENV_ADMIN_TOKEN = "HINDSIGHT_ADMIN_TOKEN"
+from hindsight_common.security.credentials import Principal
 
 
-def bearer_token(authorization: str | None) -> str | None:
-    """The token of an ``Authorization: Bearer <token>`` value; None for anything else."""
-    scheme, _, token = (authorization or "").strip().partition(" ")
-    token = token.strip()
-    return token if scheme.lower() == "bearer" and token else None
-
-
-def require_admin(settings: Settings, authorization: str | None, option: str) -> None:
-    """Return when ``authorization`` carries the admin token; otherwise raise Forbidden
-    naming ``option`` (the request field that needs it) and what to do about it."""
-    configured = settings.admin_token
-    if not configured:
-        raise Forbidden(
-            f"{option} is an admin option and admin options are disabled on this gateway "
-            f"until {ENV_ADMIN_TOKEN} is set",
-            [Problem(option, f"admin options are disabled until {ENV_ADMIN_TOKEN} is set")],
-        )
-    token = bearer_token(authorization)
-    # compare_digest: how long a wrong token took to reject says nothing about the right one.
-    if token is None or not hmac.compare_digest(token.encode(), configured.encode()):
-        sent = "the token sent is not the admin token" if token else "no admin token was sent"
-        raise Forbidden(
-            f"{option} needs an admin token ({sent}): send Authorization: Bearer <{ENV_ADMIN_TOKEN}>",
-            [Problem(option, f"admin only: an admin token is required ({sent})")],
-        )
+def require_admin(principal: Principal | None, option: str) -> None:
+    """Return when ``principal`` holds the admin scope; otherwise raise Forbidden naming
+    ``option`` (the request field that needs it) and what to do about it."""
+    if principal is not None and "admin" in principal.scopes:
+        return
+    sent = ("no API key was sent" if principal is None
+            else f"API key {principal.key_id} lacks the 'admin' scope")
+    raise Forbidden(
+        f"{option} is an admin option ({sent}): send Authorization: Bearer <a key with the admin scope>",
+        [Problem(option, f"admin only: needs an API key with the admin scope ({sent})")],
+    )

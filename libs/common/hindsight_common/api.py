@@ -86,18 +86,31 @@ class IngestResponse(_Strict):
 
 
 #: States a memory leaves recall and browsing in; an admin can ask for them back.
-Include = Literal["forgotten", "superseded", "quarantined"]
+Include = Literal["forgotten", "superseded", "merged", "quarantined"]
 #: Document types anyone may browse (GET /v1/memories ``type``); the states above are
 #: reached only through ``include``.
 BrowseType = Literal["episodic", "semantic", "summary"]
 
 INCLUDE_DESCRIPTION = (
-    "Admin only: also return memories in these states (send Authorization: Bearer "
-    "<HINDSIGHT_ADMIN_TOKEN>; 403 otherwise). Each item's type is its state. forgotten: "
-    "memories forgotten through the API, with their content. quarantined: turns and "
-    "memories screening held back as suspected injections, with their reasons. superseded: "
-    "a state consolidation will record; no memory has it yet."
+    "Admin only: also return memories in these states (send an API key with the admin "
+    "scope as Authorization: Bearer <key>; 403 otherwise). Each item's type is its state. forgotten: "
+    "memories forgotten through the API, with their content. superseded: older values that "
+    "consolidation replaced with a newer value of the same subject and key. merged: "
+    "near-duplicates consolidation merged into another memory. quarantined: turns and "
+    "memories screening held back as suspected injections, with their reasons."
 )
+
+
+class MemoryState(_Strict):
+    """What consolidation did with a semantic memory (defaults for anything else)."""
+
+    reinforced_count: int = Field(0, description="How often later evidence confirmed it (repeats, merges).")
+    last_reinforced_at: datetime | None = None
+    importance: float | None = Field(None, description="What rerank weighs it by: a base by kind, raised by reinforcement.")
+    superseded_by: str | None = Field(None, description="The memory holding the newer value, once superseded.")
+    supersedes: list[str] = Field(default_factory=list, description="Older values this memory replaced.")
+    merged_into: str | None = Field(None, description="The memory it was merged into.")
+    merged_from: list[str] = Field(default_factory=list, description="Near-duplicates merged into it.")
 
 
 class RecallIn(_Strict):
@@ -150,7 +163,7 @@ class QuarantineOut(_Strict):
     score: float | None = None
 
 
-class RecallItemOut(_Strict):
+class RecallItemOut(MemoryState):
     id: str
     type: str
     kind: str | None = Field(None, description="Semantic memories: fact, preference, event, lesson, error.")
@@ -234,7 +247,7 @@ class SourceTurn(_Strict):
     external_id: str | None = None
 
 
-class MemoryOut(_Strict):
+class MemoryOut(MemoryState):
     id: str
     type: str
     kind: str | None = None
@@ -275,3 +288,12 @@ class ErrorOut(_Strict):
     """Every error answer of the HTTP API has this shape."""
 
     error: ErrorDetail
+
+
+class MemoryHistoryOut(_Strict):
+    memory_id: str
+    live: str | None = Field(None, description="The chain's live (current) memory; null if none is live.")
+    versions: list[MemoryOut] = Field(
+        description="The memory and every memory it superseded, was superseded by, merged or was merged into, "
+        "oldest first; each typed by its state."
+    )

@@ -10,10 +10,19 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
+from functools import partial
 from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
 
+from hindsight_common.consolidation.lifecycle import (
+    LIFECYCLE_EVENTS,
+    lifecycle_fields,
+    lifecycle_payload,
+    referenced,
+    to_follow,
+    updated_documents,
+)
 from hindsight_common.events import (
     InteractionRecorded,
     MemoryExtracted,
@@ -47,43 +56,69 @@ Lookup = Callable[[str, Sequence[str]], Awaitable[list[Document]]]
 
 
 async def documents_of(records: Sequence[LogRecord], lookup: Lookup) -> list[tuple[LogRecord, Document]]:
-    """Each record with the document it projects to, in order (records that project to
+    """Each record with the document(s) it projects to, in order (records that project to
     nothing left out), for a projection that holds documents ``lookup`` can find.
 
     A ``MemoryQuarantined`` or ``MemoryReleased`` re-types its target the same way (see
     :func:`screened`). A ``MemoryForgotten`` becomes the forgotten memory's own document re-typed
     "forgotten", content kept (so an admin can still see what was forgotten; recall's
-    and browsing's default types exclude it), at the forget event's log position. The
-    memory's document comes from an earlier record of the batch (a replay can carry the
-    ``MemoryExtracted`` and the ``MemoryForgotten`` together), else from ``lookup``; an
-    unknown memory gets an empty tombstone. However the log is split into batches, the
-    same events give the same documents, and a redelivered forget changes nothing.
-    Raises what ``lookup`` raises.
+    and browsing's default types exclude it), at the forget event's log position.
+    Consolidation's events (``MemoryReinforced``, ``MemoriesMerged``,
+    ``MemorySuperseded``) update the memories they name the same way: see
+    ``consolidation/lifecycle.py``; one event can update several documents. A memory's
+    document comes from an earlier record of the batch (a replay can carry the
+    ``MemoryExtracted`` and what follows it together), else from ``lookup``; an unknown
+    memory gets an empty tombstone when forgotten and nothing otherwise. However the log
+    is split into batches, the same events give the same documents, and a redelivered
+    event changes nothing. Raises what ``lookup`` raises.
     """
-    pairs = [(r, d) for r in records if (d := document_from_record(r)) is not None]
     wanted: dict[str, list[str]] = {}
-    for r, d in pairs:
-        if isinstance(r.event, MemoryForgotten | MemoryQuarantined | MemoryReleased):
-            wanted.setdefault(d.tenant, []).append(d.id)
-    if not wanted:
-        return pairs
+    for r in records:
+        e = r.event
+        if isinstance(e, MemoryForgotten):
+            ids = [str(e.memory_id)]
+        elif isinstance(e, MemoryQuarantined | MemoryReleased):
+            ids = [str(e.target_id)]
+        else:
+            ids = referenced(e) if e else []
+        if e is not None and ids:
+            wanted.setdefault(e.tenant, []).extend(ids)
     known: dict[tuple[str, str], Document] = {}
-    for tenant, ids in wanted.items():
-        known.update(((d.tenant, d.id), d) for d in await lookup(tenant, ids))
+    while wanted:  # a reinforcement of a merged memory also needs the one it was merged into
+        for tenant, ids in wanted.items():
+            known.update(((d.tenant, d.id), d) for d in await lookup(tenant, list(dict.fromkeys(ids))))
+        asked, wanted = wanted, {}
+        for e in (r.event for r in records if r.event is not None):
+            for i in to_follow(e, partial(_known, known, e.tenant)):
+                if i not in asked.get(e.tenant, ()):
+                    wanted.setdefault(e.tenant, []).append(i)
     out: list[tuple[LogRecord, Document]] = []
-    for r, d in pairs:
-        memory = known.get((d.tenant, d.id))
-        if isinstance(r.event, MemoryForgotten):
-            if memory is not None and memory.content:
-                d = replace(memory, type="forgotten", stream=d.stream, offset=d.offset)
-        elif isinstance(r.event, MemoryQuarantined | MemoryReleased):
-            held = screened(r.event, memory, d)
-            if held is None:
+    for r in records:
+        e = r.event
+        if isinstance(e, LIFECYCLE_EVENTS):
+            docs = updated_documents(e, r.stream, r.offset, partial(_known, known, e.tenant))
+        else:
+            d = document_from_record(r)
+            if d is None:
                 continue
-            d = held
-        known[(d.tenant, d.id)] = d  # later records of the batch see this one
-        out.append((r, d))
+            if isinstance(e, MemoryForgotten):
+                memory = known.get((d.tenant, d.id))
+                if memory is not None and memory.content:
+                    d = replace(memory, type="forgotten", stream=d.stream, offset=d.offset)
+            elif isinstance(e, MemoryQuarantined | MemoryReleased):
+                held = screened(e, known.get((d.tenant, d.id)), d)
+                if held is None:
+                    continue
+                d = held
+            docs = [d]
+        for d in docs:
+            known[(d.tenant, d.id)] = d  # later records of the batch see this one
+            out.append((r, d))
     return out
+
+
+def _known(known: dict[tuple[str, str], Document], tenant: str, memory_id: str) -> Document | None:
+    return known.get((tenant, memory_id))
 
 
 def screened(
@@ -276,6 +311,7 @@ def to_payload(doc: Document) -> dict[str, Any]:
         "context": doc.context,
         "quarantine_reasons": list(doc.quarantine_reasons),
         "quarantine_score": doc.quarantine_score,
+        **lifecycle_payload(doc),
     }
 
 
@@ -308,4 +344,5 @@ def from_payload(p: dict[str, Any]) -> Document:
         context=str(p.get("context") or ""),
         quarantine_reasons=tuple(str(r) for r in p.get("quarantine_reasons") or ()),
         quarantine_score=None if p.get("quarantine_score") is None else float(p["quarantine_score"]),
+        **lifecycle_fields(p),
     )

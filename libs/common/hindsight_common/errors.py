@@ -9,7 +9,8 @@ subtrees below with ``raise ... from e``, so callers never catch a driver type.
     │   └── IdempotencyConflict   same idempotency key, different body
     ├── NotFound              an id, session or stream that does not exist
     ├── AuthError             missing or insufficient credentials
-    │   └── Forbidden             the caller may not use what it asked for (admin options)
+    │   └── Forbidden             the credential lacks the scope or tenant asked for
+    ├── RateLimited           a credential sent more requests than its rate limit
     ├── PersistenceError      the log or a state store failed; nothing acknowledged
     ├── ProjectionError       a projection (vector, text, graph) failed
     ├── ProviderError         an external model provider (embedder, LLM) failed
@@ -59,13 +60,24 @@ class AuthError(HindsightError):
 
 
 class Forbidden(AuthError):
-    """The caller may not use what it asked for (an admin-only option without the admin
-    token); ``problems`` names each such field. Nothing was read or written."""
+    """The caller may not use what it asked for: a scope its credential lacks, another
+    tenant than its own, an admin-only option; ``problems`` names each such field.
+    Nothing was read or written."""
 
     def __init__(self, message: str, problems: list[Problem] | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.problems = problems or []
+
+
+class RateLimited(HindsightError):
+    """A credential sent requests faster than its rate limit; ``retry_after_s`` says when
+    the next one will be accepted (HTTP 429 with ``Retry-After``, gRPC RESOURCE_EXHAUSTED).
+    Nothing was read or written."""
+
+    def __init__(self, message: str, retry_after_s: float) -> None:
+        super().__init__(message)
+        self.retry_after_s = retry_after_s
 
 
 class PersistenceError(HindsightError):

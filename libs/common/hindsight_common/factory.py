@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from hindsight_common.errors import ConfigurationError
 from hindsight_common.ports.access import AccessCounts
+from hindsight_common.ports.credentials import Credentials
 from hindsight_common.ports.embedder import Embedder
 from hindsight_common.ports.graph import GraphStore
 from hindsight_common.ports.log import EventLog
@@ -211,3 +212,17 @@ def make_access_counts(settings: Settings) -> AccessCounts:
 
         return PostgresAccessCounts(_postgres_state(settings, "access counts in cluster mode"))
     raise ConfigurationError(f"no access count store for log backend {settings.log_backend!r}")
+
+
+def make_credentials(settings: Settings) -> Credentials:
+    """Where API keys are kept: beside the log's other state (SQLite embedded, PostgreSQL
+    in the cluster)."""
+    if settings.log_backend == "sqlite":
+        from hindsight_common.adapters.sqlite_credentials import SqliteCredentials
+
+        return SqliteCredentials(settings.credentials_path)
+    if settings.log_backend == "kafka":
+        from hindsight_common.adapters.postgres_credentials import PostgresCredentials
+
+        return PostgresCredentials(_postgres_state(settings, "API keys in cluster mode"))
+    raise ConfigurationError(f"no credential store for log backend {settings.log_backend!r}")

@@ -104,11 +104,26 @@ class Settings(BaseSettings):
         120.0, gt=0, description="GET /healthz of a cluster consumer answers 503 once its loop has been "
                                  "failing, or not fetching, this long, or Kafka has been out of reach.")
 
-    # Admin-only request options (recall's and browsing's ``include``) need this token as
-    # ``Authorization: Bearer <token>``; unset (or empty): admin options are refused.
-    admin_token: str | None = Field(
-        None, repr=False, description="Bearer token for admin-only options; unset: they are disabled."
-    )
+    # Credentials (README, "Security: credentials"). "required": every HTTP route but
+    # /healthz, the UI's static files and the API description, every gRPC method and
+    # (through the gateway) every MCP tool needs an API key (Authorization: Bearer hsk_...)
+    # or, with jwt_jwks set, a JWT. "off": requests
+    # without a key act on the tenant they name; a key that is sent is still checked,
+    # and admin options (include=, /v1/admin/keys) always need a key with the admin scope.
+    # Embedded default: off (logged as a WARNING at start); `hindsight run` defaults to required.
+    auth: Literal["required", "off"] = "off"
+    # Per-key token bucket: a key may send rate_limit_per_s requests a second on average
+    # and burst up to rate_limit_burst at once (per process); 0 turns the limit off.
+    rate_limit_per_s: float = Field(50.0, ge=0, description="Requests per second per API key; 0: no limit.")
+    rate_limit_burst: int = Field(100, ge=1, description="Requests a key may send at once.")
+    # JWTs beside API keys (security/credentials_jwt.py): set the JWKS (a file or an
+    # http(s) URL) and the issuer and audience every token must carry.
+    jwt_jwks: str | None = Field(None, description="JWKS file path or http(s) URL; unset: no JWTs.")
+    jwt_issuer: str | None = None
+    jwt_audience: str | None = None
+    jwt_tenant_claim: str = Field("tenant", min_length=1)
+    jwt_scopes_claim: str = Field("scope", min_length=1)
+    jwt_algorithms: str = Field("RS256,ES256", description="Comma-separated, asymmetric only.")
 
     # Write API limits: a clear 4xx beyond them, nothing appended.
     default_tenant: str = "default"
@@ -154,6 +169,11 @@ class Settings(BaseSettings):
     summary_keep_recent: int = Field(10, ge=1, description="Turns kept verbatim, not summarised.")
 
     # Recall.
+    consolidate_similarity: float = Field(
+        0.92, gt=0, le=1,
+        description="Embedding similarity at or above which two memories of one subject with the same key "
+        "or entities are near-duplicates and merged.",
+    )
     recall_candidates: int | None = Field(
         None, ge=1, description="Candidates per path before fusion (default: the preset's)."
     )
@@ -187,6 +207,10 @@ class Settings(BaseSettings):
     @property
     def reflect_state_path(self) -> Path:
         return self.data_dir / "state" / "reflect.sqlite3"
+
+    @property
+    def credentials_path(self) -> Path:
+        return self.data_dir / "state" / "credentials.sqlite3"
 
     @property
     def access_counts_path(self) -> Path:

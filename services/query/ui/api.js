@@ -2,6 +2,17 @@
 // The page is served by the gateway itself, so every path is relative to its origin.
 
 const TIMEOUT_MS = 30_000;
+// The API key lives in sessionStorage: it is sent with every call from this tab and
+// forgotten when the tab closes (never in localStorage, never in the URL).
+export const API_KEY_ITEM = "hindsight.apiKey";
+
+function apiKey() {
+  try {
+    return sessionStorage.getItem(API_KEY_ITEM) ?? "";
+  } catch {
+    return ""; // storage unavailable: no key to send
+  }
+}
 
 /** A failed call: `message` says what went wrong, `problems` which fields and why. */
 export class ApiError extends Error {
@@ -33,6 +44,8 @@ function withTimeout(signal) {
 async function call(method, path, { query, body, signal } = {}) {
   const qs = query ? params(query).toString() : "";
   const init = { method, headers: { accept: "application/json" }, signal: withTimeout(signal) };
+  const key = apiKey();
+  if (key) init.headers.authorization = `Bearer ${key}`;
   if (body !== undefined) {
     init.headers["content-type"] = "application/json";
     init.body = JSON.stringify(body);

@@ -1,8 +1,8 @@
 // The page: whose memories (tenant, user), search, timeline with filters, and one memory
-// with its provenance. State lives in the form controls, localStorage (tenant, user) and the
-// URL hash (#memory=<id>, so an opened memory can be linked and the Back button works).
+// with its provenance. State lives in the form controls, localStorage (tenant, user),
+// sessionStorage (the API key, when the server requires one) and the URL hash (#memory=<id>, so an opened memory can be linked and the Back button works).
 
-import { ApiError, getMemory, listMemories, recall } from "./api.js";
+import { API_KEY_ITEM, ApiError, getMemory, listMemories, recall } from "./api.js";
 import { append, h, replace } from "./dom.js";
 import { memoryDetail, memoryItem } from "./render.js";
 
@@ -15,6 +15,7 @@ const ui = {
   scope: $("scope-form"),
   tenant: $("tenant"),
   user: $("user"),
+  apiKey: $("api-key"),
   search: $("search-form"),
   query: $("query"),
   k: $("k"),
@@ -261,12 +262,11 @@ function syncDetailWithHash() {
 // ---- wiring ----------------------------------------------------------------------------
 
 function remember() {
-  for (const name of STORED) {
-    try {
-      localStorage.setItem(`hindsight.${name}`, ui[name].value.trim());
-    } catch {
-      // Storage can be unavailable (private windows, disabled cookies): nothing to remember then.
-    }
+  try {
+    for (const name of STORED) localStorage.setItem(`hindsight.${name}`, ui[name].value.trim());
+    sessionStorage.setItem(API_KEY_ITEM, ui.apiKey.value.trim());
+  } catch {
+    // Storage can be unavailable (private windows, disabled cookies): nothing to remember then.
   }
 }
 
@@ -277,6 +277,11 @@ function restore() {
     } catch {
       ui[name].value = "";
     }
+  }
+  try {
+    ui.apiKey.value = sessionStorage.getItem(API_KEY_ITEM) ?? "";
+  } catch {
+    ui.apiKey.value = "";
   }
 }
 
@@ -289,7 +294,7 @@ function onSubmit(form, action) {
 
 function start() {
   restore();
-  for (const name of STORED) ui[name].addEventListener("change", remember);
+  for (const name of [...STORED, "apiKey"]) ui[name].addEventListener("change", remember);
   onSubmit(ui.scope, () => {
     remember();
     rerun();

@@ -98,6 +98,16 @@ export function sourceTurn(turn, { current = false } = {}) {
   );
 }
 
+/** Consolidation's links between memories (older values, merges), each opening that memory. */
+function memoryLinks(ids) {
+  return ids.map((id, i) => [i ? ", " : "", h("a", { href: memoryHref(id) }, h("code", {}, id))]);
+}
+
+function reinforced(memory) {
+  const times = `${memory.reinforced_count} time${memory.reinforced_count === 1 ? "" : "s"}`;
+  return memory.last_reinforced_at ? [times, ", last ", time(memory.last_reinforced_at)] : times;
+}
+
 /**
  * The detail panel for GET /v1/memories/{id}: the memory, then its provenance (the turns
  * it came from). For a turn, `sessionTurns` (oldest first) shows the conversation around it.
@@ -116,6 +126,11 @@ export function memoryDetail({ memory, sources }, { sessionTurns = null, session
       fact("Kind", memory.kind && badge(memory.kind, "kind")),
       fact("Key", memory.key && h("code", {}, memory.key)),
       fact("Confidence", confidence),
+      fact("Reinforced", memory.reinforced_count > 0 ? reinforced(memory) : null),
+      fact("Replaces", memoryLinks(memory.supersedes ?? [])),
+      fact("Replaced by", memoryLinks(memory.superseded_by ? [memory.superseded_by] : [])),
+      fact("Merged into", memoryLinks(memory.merged_into ? [memory.merged_into] : [])),
+      fact("Merged from", memoryLinks(memory.merged_from ?? [])),
       fact("Tags", tags(memory.tags)),
       fact("Time", time(memory.occurred_at)),
       fact("Session", memory.session && h("code", { class: "session" }, memory.session)),

@@ -124,3 +124,44 @@ class MemoryAccessed(Event):
         if self.window_end < self.window_start:
             raise ValueError("window_end must not be before window_start")
         return self
+
+
+class MemoriesMerged(Event):
+    """Consolidation merged near-duplicate (or exactly repeated) memories into one: the
+    kept memory stays live with the union of their provenance and a combined
+    confidence; the merged ones leave recall (an admin sees them with ``include=merged``,
+    and the kept memory's history lists them). ``occurred_at`` is the time of the memory
+    that triggered the merge, so a replay gives the same event."""
+
+    type: Literal["MemoriesMerged"] = "MemoriesMerged"
+    schema_version: Literal[1] = 1
+    kept_id: UUID
+    merged_ids: tuple[UUID, ...] = Field(min_length=1)
+    source_event_ids: tuple[UUID, ...] = Field(min_length=1, description="Union of the memories' provenance.")
+    source_external_ids: tuple[str, ...] = ()
+    confidence: float = Field(ge=0.0, le=1.0, description="The kept memory's combined confidence.")
+    reason: str = Field(min_length=1, max_length=500)
+
+
+class MemorySuperseded(Event):
+    """A newer value for the same subject and key replaced a memory: the old one leaves
+    recall (``include=superseded`` and its history show it)."""
+
+    type: Literal["MemorySuperseded"] = "MemorySuperseded"
+    schema_version: Literal[1] = 1
+    old_id: UUID
+    new_id: UUID
+    reason: str = Field(min_length=1, max_length=500)
+
+
+class MemoryConflicted(Event):
+    """Memories with the same subject and key disagree and consolidation cannot tell
+    which is current (e.g. both stated in one session): both stay live, flagged for a
+    reviewer instead of guessed."""
+
+    type: Literal["MemoryConflicted"] = "MemoryConflicted"
+    schema_version: Literal[1] = 1
+    memory_ids: tuple[UUID, ...] = Field(min_length=2)
+    subject: str = Field(min_length=1, max_length=200)
+    key: str = Field(min_length=1, max_length=200)
+    reason: str = Field(min_length=1, max_length=500)

@@ -14,13 +14,17 @@ from typing import Any
 from pydantic import ValidationError
 
 from hindsight_common.errors import InvalidInput, Problem
+from hindsight_common.events.audit import AuditRecorded
 from hindsight_common.events.base import Event
 from hindsight_common.events.interactions import InteractionRecorded, SessionClosed
 from hindsight_common.events.memories import (
+    MemoriesMerged,
     MemoryAccessed,
+    MemoryConflicted,
     MemoryExtracted,
     MemoryForgotten,
     MemoryReinforced,
+    MemorySuperseded,
     ReflectionRequested,
     SessionSummarized,
 )
@@ -39,6 +43,10 @@ EVENT_TYPES: dict[str, type[Event]] = {
     "ReflectionRequested": ReflectionRequested,
     "MemoryQuarantined": MemoryQuarantined,
     "MemoryReleased": MemoryReleased,
+    "AuditRecorded": AuditRecorded,
+    "MemoriesMerged": MemoriesMerged,
+    "MemorySuperseded": MemorySuperseded,
+    "MemoryConflicted": MemoryConflicted,
 }
 
 _UPCASTERS: dict[tuple[str, int], Upcaster] = {}

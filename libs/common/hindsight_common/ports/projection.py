@@ -44,6 +44,15 @@ class Document:
     key: str | None = None
     confidence: float | None = None
     tags: tuple[str, ...] = ()
+    # Semantic memories, set by consolidation (``hindsight_common.consolidation``): how
+    # often later evidence confirmed the memory and when last, and which memory replaced
+    # it ("superseded") or absorbed it ("merged"), or which it replaced / absorbed.
+    reinforced_count: int = 0
+    last_reinforced_at: datetime | None = None
+    superseded_by: str | None = None
+    supersedes: tuple[str, ...] = ()
+    merged_into: str | None = None
+    merged_from: tuple[str, ...] = ()
     # Text indexes only: an episodic turn's neighbourhood (the turns around it in its
     # session, itself included), searched by recall's ``bm25_context`` path. Empty
     # elsewhere; see ``context_windows``.

@@ -37,10 +37,17 @@ class Factors:
                 "access": self.access, "trust": self.trust}
 
 
+def importance_of(doc: Document) -> float:
+    """A base by what the document is, raised towards 1 by each reinforcement (a repeat
+    or merged near-duplicate): halfway to 1 after the first, three quarters after two."""
+    base = IMPORTANCE.get(doc.kind or doc.type, 0.6)
+    return round(1.0 - (1.0 - base) * 0.5 ** doc.reinforced_count, 6)
+
+
 def factors(doc: Document, reference: datetime, half_life_days: float, accesses: int = 0) -> Factors:
     age_days = max(0.0, (reference - doc.occurred_at).total_seconds() / 86400)
     decay = 0.5 ** (age_days / half_life_days) if half_life_days > 0 else 1.0
-    importance = IMPORTANCE.get(doc.kind or doc.type, 0.6)
+    importance = importance_of(doc)
     confidence = doc.confidence if doc.confidence is not None else 1.0
     # Diminishing returns: the 10th access matters less than the first.
     access = 1.0 - 0.5 / (1.0 + math.log1p(accesses))

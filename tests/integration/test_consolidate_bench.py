@@ -1,0 +1,27 @@
+"""``hindsight bench consolidate`` on a small stream: the real handler, embedder and log
+decide, and the figures it prints are scored against the stream's truth."""
+
+from __future__ import annotations
+
+import pytest
+
+from hindsight_services.bench_consolidate import print_consolidate_bench, run_consolidate_bench
+from hindsight_services.cli import main
+
+
+async def test_the_bench_scores_real_decisions(capsys: pytest.CaptureFixture[str]) -> None:
+    result = await run_consolidate_bench(150, seed=5)
+    assert result["statements"] == 150 and result["embedded_texts"] > 0
+    dedup, supersession = result["dedup"], result["supersession"]
+    assert dedup["expected"] > 40 and supersession["expected"] > 5
+    assert dedup["made"] == result["merges_exact"] + result["merges_near"] and result["merges_near"] > 0
+    assert dedup["precision"] >= 0.98 and dedup["recall"] >= 0.9
+    assert supersession["precision"] >= 0.98 and supersession["recall"] >= 0.9
+    assert abs(result["live"] - result["live_expected"]) <= 0.05 * result["live_expected"]
+    print_consolidate_bench(result, as_json=False)
+    assert "dedup         P=" in capsys.readouterr().out
+
+
+def test_the_command_refuses_an_empty_stream() -> None:
+    with pytest.raises(SystemExit, match="--n must be at least 1"):
+        main(["bench", "consolidate", "--n", "0"])
