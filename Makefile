@@ -5,7 +5,8 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test test-unit test-integration test-e2e schemas bench-locomo typecheck clean infra-up infra-down infra-status
+.PHONY: install run test test-unit test-integration test-e2e schemas bench-locomo typecheck clean infra-up infra-down infra-status \
+	cluster-up cluster-down cluster-status replay verify bench k8s-render k8s-validate lint
 
 $(STAMP): pyproject.toml libs/common/pyproject.toml libs/client/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -41,6 +42,42 @@ infra-down:
 
 infra-status:
 	deploy/local/infra.sh status
+
+cluster-up: $(STAMP)  ## the six services as `hindsight run` processes on the local servers (after infra-up)
+	deploy/local/cluster.sh up
+
+cluster-down:
+	deploy/local/cluster.sh down
+
+cluster-status:
+	deploy/local/cluster.sh status
+
+ARGS ?=
+
+replay: $(STAMP)  ## rebuild the projections from the log (ARGS="--data-dir DIR ...")
+	$(VENV)/bin/hindsight replay $(ARGS)
+
+verify: $(STAMP)  ## compare each projection's digest with what the log implies (ARGS=...)
+	$(VENV)/bin/hindsight verify $(ARGS)
+
+BENCH ?= recall
+
+bench: $(STAMP)  ## a benchmark that prints figures (BENCH=recall|reflect|security|locomo, ARGS=...)
+	$(VENV)/bin/hindsight bench $(BENCH) $(ARGS)
+
+OVERLAY ?= dev
+
+k8s-render: $(STAMP)  ## print what kustomize renders for deploy/k8s/overlays/$(OVERLAY)
+	@$(PY) deploy/validate/deploy_check.py render deploy/k8s/overlays/$(OVERLAY)
+
+k8s-validate: $(STAMP)  ## every kustomization and compose file against its schemas (kubeconform, Compose spec)
+	$(PY) deploy/validate/deploy_check.py check
+
+lint: $(STAMP) $(MYPY_LINK)  ## mypy --strict, shell syntax, the deploy validation
+	$(PY) -m mypy
+	$(PY) -m mypy --strict deploy/validate
+	for f in deploy/local/*.sh deploy/local/servers/*.sh deploy/local/lib/*.sh; do bash -n "$$f" || exit 1; done
+	$(PY) deploy/validate/deploy_check.py check
 
 test-unit: $(STAMP)
 	$(PY) -m pytest -q tests/unit

@@ -68,6 +68,11 @@ def _parser() -> argparse.ArgumentParser:
     rp = sub.add_parser("replay", help="drop the projections and rebuild them from the log")
     rp.add_argument("--data-dir", type=Path, default=None)
 
+    vf = sub.add_parser("verify", help="compare each projection with what the log implies (exit 1 when they differ)")
+    vf.add_argument("--data-dir", type=Path, default=None, help="embedded; the cluster reads HINDSIGHT_* variables")
+    vf.add_argument("--projection", default="vector,text,graph", help="comma-separated: vector, text, graph")
+    vf.add_argument("--json", action="store_true", help="print one JSON object")
+
     b = sub.add_parser("bench", help="benchmarks that print figures")
     bsub = b.add_subparsers(dest="bench", required=True)
     lb = bsub.add_parser("locomo", help="retrieval recall@k on a LoCoMo-format file")
@@ -107,6 +112,9 @@ def _parser() -> argparse.ArgumentParser:
     cb.add_argument("--n", type=int, default=5000, help="statements (default 5000)")
     cb.add_argument("--seed", type=int, default=7)
     cb.add_argument("--json", action="store_true")
+    rpb = bsub.add_parser("replay", help="rebuild rate (events/s) without, with a cold and with a warm embedding cache")
+    rpb.add_argument("--n", type=int, default=2000, help="synthetic turns in the log (the issue's target: 100000)")
+    rpb.add_argument("--json", action="store_true")
     rb = bsub.add_parser("reflect", help="offline reflector precision/recall on the labelled sets")
     rb.add_argument("--json", action="store_true")
     from hindsight_services.bench_security import add_arguments as add_security_arguments  # light
@@ -147,6 +155,8 @@ def main(argv: list[str] | None = None) -> int:
             return _recall(args)
         if args.command == "replay":
             return asyncio.run(_replay(args))
+        if args.command == "verify":
+            return asyncio.run(_verify(args))
         if args.command == "bench" and args.bench == "locomo":
             return asyncio.run(_bench_locomo(args))
         if args.command == "bench" and args.bench == "recall":
@@ -160,6 +170,8 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         if args.command == "bench" and args.bench == "consolidate":
             return asyncio.run(_bench_consolidate(args))
+        if args.command == "bench" and args.bench == "replay":
+            return asyncio.run(_bench_replay(args))
         if args.command == "bench" and args.bench == "reflect":
             return _bench_reflect(args)
         if args.command == "bench" and args.bench == "security":
@@ -186,7 +198,10 @@ def _serve(args: argparse.Namespace) -> int:
     from hindsight_common.telemetry import shutdown_tracing
     from hindsight_services.observability import setup_process
 
+    from hindsight_services.embedded import check_data_dir
+
     settings = load_settings(host=args.host, port=args.port, data_dir=args.data_dir, grpc_port=args.grpc_port)
+    asyncio.run(check_data_dir(settings))  # vectors of another embedder: exit 2, saying what to run
     setup_process("embedded", settings, "text")
     app = create_app(settings, serve_grpc=True)
     # log_config=None: uvicorn's loggers go through the handler setup_process installed.
@@ -278,6 +293,16 @@ async def _replay(args: argparse.Namespace) -> int:
     return 0
 
 
+async def _verify(args: argparse.Namespace) -> int:
+    from hindsight_services.verify import run
+
+    names = [n.strip() for n in args.projection.split(",") if n.strip()]
+    unknown = sorted(set(names) - {"vector", "text", "graph"})
+    if unknown or not names:
+        raise SystemExit(f"hindsight: --projection takes vector, text and graph, not {', '.join(unknown) or 'nothing'}")
+    return await run(load_settings(data_dir=args.data_dir), names, args.json)
+
+
 async def _bench_locomo(args: argparse.Namespace) -> int:
     from hindsight_services.bench import print_result, run_locomo
 
@@ -340,6 +365,15 @@ async def _bench_consolidate(args: argparse.Namespace) -> int:
     if args.n < 1:
         raise SystemExit("hindsight: --n must be at least 1")
     print_consolidate_bench(await run_consolidate_bench(args.n, args.seed), args.json)
+    return 0
+
+
+async def _bench_replay(args: argparse.Namespace) -> int:
+    from hindsight_services.bench_replay import print_replay_bench, run_replay_bench
+
+    if args.n < 1:
+        raise SystemExit("hindsight: --n takes a positive number of turns")
+    print_replay_bench(await run_replay_bench(args.n), args.n, args.json)
     return 0
 
 

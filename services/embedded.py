@@ -19,11 +19,13 @@ from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 
 from hindsight_common.consumer import Consumer, supervise
+from hindsight_common.embedder_check import check_vectors_model, embedded_remedy
 from hindsight_common.errors import ConfigurationError
 from hindsight_common.factory import (
     make_access_counts,
     make_credentials,
     make_embedder,
+    make_embedding_cache,
     make_graph_store,
     make_log,
     make_reflect_state,
@@ -34,6 +36,7 @@ from hindsight_common.factory import (
 )
 from hindsight_common.ports.access import AccessCounts
 from hindsight_common.ports.embedder import Embedder
+from hindsight_common.ports.embedding_cache import EmbeddingCache
 from hindsight_common.ports.reranker import Reranker
 from hindsight_common.ports.log import EventLog
 from hindsight_common.text import extract_entities
@@ -94,6 +97,25 @@ def drop_projections(settings: Settings) -> None:
     shutil.rmtree(settings.projections_dir, ignore_errors=True)
 
 
+async def check_data_dir(settings: Settings) -> None:
+    """Refuse a data directory whose vectors another embedder made (EmbedderMismatch, a
+    ConfigurationError naming the command to run), or that another process holds
+    (DataDirLocked), before a server starts on it; the model itself is not loaded.
+    ``EmbeddedRuntime.start`` checks the same."""
+    lock = lock_data_dir(settings)  # never open a shard another process is using
+    try:
+        embedder = make_embedder(settings)
+        vectors = make_vector_index(settings, embedder.dim)
+        try:
+            await check_vectors_model(vectors, embedder.model_id,
+                                      where=f"the vector projection in {settings.vector_dir}",
+                                      remedy=embedded_remedy(str(settings.data_dir)))
+        finally:
+            await vectors.close()
+    finally:
+        lock.close()
+
+
 class EmbeddedRuntime:
     """Owns the adapters and the consumer tasks of one embedded Hindsight."""
 
@@ -113,6 +135,7 @@ class EmbeddedRuntime:
         self.graph: GraphStore
         self.reflect_state: ReflectState
         self.access_counts: AccessCounts
+        self.embedding_cache: EmbeddingCache | None = None
         self.access_recorder: AccessRecorder
         self.consumers: list[Consumer] = []
         self.query: Query
@@ -126,13 +149,23 @@ class EmbeddedRuntime:
         if reranker is not None:
             await reranker.score("warm up", ["warm up"])
         self.vectors = make_vector_index(self.settings, self.embedder.dim)
+        try:
+            await check_vectors_model(self.vectors, self.embedder.model_id,
+                                      where=f"the vector projection in {self.settings.vector_dir}",
+                                      remedy=embedded_remedy(str(self.settings.data_dir)))
+        except BaseException:
+            await self.vectors.close()
+            await self.log.close()
+            self._lock.close()
+            raise
+        self.embedding_cache = make_embedding_cache(self.settings)
         self.text = make_text_index(self.settings)
         self.graph = make_graph_store(self.settings)
         self.reflect_state = make_reflect_state(self.settings)
         self.access_counts = make_access_counts(self.settings)
         self.access_recorder = AccessRecorder(self.log, self.settings.access_flush_s)
         self.consumers = [
-            embed_wiring.consumer(self.log, self.embedder, self.vectors, self.settings),
+            embed_wiring.consumer(self.log, self.embedder, self.vectors, self.settings, self.embedding_cache),
             project_wiring.consumer(self.log, self.text, self.settings, graph=self.graph),
             reflect_wiring.consumer(
                 self.log, self.reflect_state, make_reflector(self.settings), self.settings
@@ -211,6 +244,8 @@ class EmbeddedRuntime:
             self.access_counts.close, self.log.close,
         ):
             await closer()
+        if self.embedding_cache is not None:
+            await self.embedding_cache.close()
         if self._lock is not None:
             self._lock.close()
             self._lock = None

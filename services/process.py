@@ -23,11 +23,13 @@ from fastapi import APIRouter, FastAPI, Request, Response
 from fastapi.responses import JSONResponse
 
 from hindsight_common.consumer import Consumer, supervise
+from hindsight_common.embedder_check import CLUSTER_REMEDY, check_vectors_model
 from hindsight_common.errors import ConfigurationError, ServiceUnavailable
 from hindsight_common.factory import (
     make_access_counts,
     make_credentials,
     make_embedder,
+    make_embedding_cache,
     make_graph_store,
     make_log,
     make_reflect_state,
@@ -282,7 +284,11 @@ async def _start(
         await embedder.embed(["warm up"])
         vectors = make_vector_index(settings, embedder.dim)
         closers.append(vectors.close)
-        return embed_wiring.consumer(event_log, embedder, vectors, settings)
+        await check_vectors_model(vectors, embedder.model_id, where="the vector index", remedy=CLUSTER_REMEDY)
+        cache = make_embedding_cache(settings)
+        if cache is not None:
+            closers.append(cache.close)
+        return embed_wiring.consumer(event_log, embedder, vectors, settings, cache)
     if service == "project":
         text = make_text_index(settings)
         graph = make_graph_store(settings)
@@ -301,12 +307,14 @@ async def _start(
         embedder = make_embedder(settings)
         await embedder.embed(["warm up"])
         vectors = make_vector_index(settings, embedder.dim)
+        closers.append(vectors.close)
+        await check_vectors_model(vectors, embedder.model_id, where="the vector index", remedy=CLUSTER_REMEDY)
         text = make_text_index(settings)
         graph = make_graph_store(settings)
         access_counts = make_access_counts(settings)  # read only: consolidate writes them
         # Closers run in reverse: the recorder's last flush goes out before the log closes.
         recorder = AccessRecorder(event_log, settings.access_flush_s)
-        closers += [vectors.close, text.close, graph.close, access_counts.close, recorder.stop]
+        closers += [text.close, graph.close, access_counts.close, recorder.stop]
         reranker = make_reranker(settings)
         if reranker is not None:
             await reranker.score("warm up", ["warm up"])

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from hindsight_common.consumer import Consumer
+from hindsight_common.embedding_cache import CachedEmbedder
 from hindsight_common.ports.embedder import Embedder
+from hindsight_common.ports.embedding_cache import EmbeddingCache
 from hindsight_common.ports.log import EventLog
 from hindsight_common.ports.projection import VectorIndex
 from hindsight_common.settings import Settings
@@ -14,12 +16,16 @@ GROUP = "embed"
 STREAMS = (INTERACTIONS, MEMORIES)
 
 
-def consumer(log: EventLog, embedder: Embedder, index: VectorIndex, settings: Settings) -> Consumer:
+def consumer(
+    log: EventLog, embedder: Embedder, index: VectorIndex, settings: Settings,
+    cache: EmbeddingCache | None = None,
+) -> Consumer:
+    """With ``cache``, documents embedded before (same text, same model) are not embedded again."""
     return Consumer(
         log,
         GROUP,
         STREAMS,
-        Embed(embedder, index).handle,
+        Embed(CachedEmbedder(embedder, cache) if cache is not None else embedder, index).handle,
         resume_from=index.position,
         batch_size=settings.consumer_batch,
         poll_timeout_s=settings.poll_timeout_s,

@@ -167,6 +167,18 @@ class VectorContract(_Common):
         assert list(await index.vectors("t2", [first.id, other_tenant.id])) == [other_tenant.id]
         assert await index.vectors("t1", []) == {}
 
+    async def test_other_models_counts_vectors_another_embedder_made(self, index: VectorIndex) -> None:
+        first, second, third, other_tenant = docs()
+        vectors = await self.embedder.embed([d.search_text for d in (first, second, third, other_tenant)])
+        await index.upsert([Embedded(first, vectors[0], "model-a"), Embedded(second, vectors[1], "model-a"),
+                            Embedded(third, vectors[2], "model-b"), Embedded(other_tenant, vectors[3], "")],
+                           {"s#0": 4})
+        assert await index.other_models("model-a") == (2, ["", "model-b"])  # every tenant
+        assert await index.other_models("model-b") == (3, ["", "model-a"])
+        await index.upsert([Embedded(d, v, "model-a") for d, v in zip((third, other_tenant), vectors[2:])],
+                           {"s#0": 5})
+        assert await index.other_models("model-a") == (0, [])
+
     async def test_nearest_meaning_ranks_first(self, index: VectorIndex) -> None:
         await self.write(index, docs(), {"s#0": 4})
         [best, *_] = await self.search(index, Scope(tenant="t1"), "which pet dog does she own?")

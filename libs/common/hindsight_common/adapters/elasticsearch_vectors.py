@@ -164,6 +164,16 @@ class ElasticsearchVectorIndex(VectorIndex):
     async def count(self, tenant: str) -> int:
         return await self._es.count(tenant)
 
+    async def other_models(self, model: str) -> tuple[int, list[str]]:
+        await self._es.ready()
+        query = {"bool": {"filter": [{"exists": {"field": "tenant"}}],
+                          "must_not": [{"term": {"embedding_model": model}}]}}
+        response = await self._es.call("count models", lambda: self._es.client.search(
+            index=self._es.alias, query=query, size=0, track_total_hits=True,
+            aggs={"models": {"terms": {"field": "embedding_model", "size": 5, "missing": ""}}}))
+        names = sorted(str(b["key"]) for b in response["aggregations"]["models"]["buckets"])
+        return int(response["hits"]["total"]["value"]), names
+
     async def ids(self, tenant: str) -> list[str]:
         return await self._es.ids(tenant)
 

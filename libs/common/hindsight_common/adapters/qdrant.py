@@ -262,6 +262,21 @@ class QdrantIndex(VectorIndex):
         )
         return int(result.count)
 
+    async def other_models(self, model: str) -> tuple[int, list[str]]:
+        target = await self._ready()
+        where = models.Filter(must_not=[
+            models.FieldCondition(key="embedding_model", match=models.MatchValue(value=model)),
+            models.FieldCondition(key=_META_FIELD, match=models.MatchValue(value=_POSITION)),
+        ])
+        result = await self._call(
+            "count", lambda: self._client.count(collection_name=target, count_filter=where, exact=True))
+        if not result.count:
+            return 0, []
+        records, _ = await self._call("scroll", lambda: self._client.scroll(
+            collection_name=target, scroll_filter=where, limit=100, with_payload=["embedding_model"]))
+        names = sorted({str((r.payload or {}).get("embedding_model") or "") for r in records})
+        return int(result.count), names[:5]
+
     async def ids(self, tenant: str) -> list[str]:
         target = await self._ready()
         records = await self._scroll(target, scope_filter(Scope(tenant=tenant)), ["id"])

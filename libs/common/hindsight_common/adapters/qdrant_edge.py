@@ -126,6 +126,23 @@ class QdrantEdgeIndex(VectorIndex):
         found = {str(r.id): dense_vector(r.vector) for r in records if (r.payload or {}).get("tenant") == tenant}
         return {doc_id: v for doc_id, v in found.items() if v is not None}
 
+    async def other_models(self, model: str) -> tuple[int, list[str]]:
+        where = qe.Filter(must_not=[qe.FieldCondition(key="embedding_model", match=qe.MatchValue(model))])
+
+        def census() -> tuple[int, list[str]]:
+            n = int(self._shard.count(qe.CountRequest(filter=where, exact=True)))
+            if not n:
+                return 0, []
+            records, _ = self._shard.scroll(
+                qe.ScrollRequest(limit=100, filter=where, with_payload=["embedding_model"]))
+            names = sorted({str((r.payload or {}).get("embedding_model") or "") for r in records})
+            return n, names[:5]
+
+        try:
+            return await asyncio.to_thread(census)
+        except Exception as e:
+            raise ProjectionError(f"Qdrant Edge count failed: {e}") from e
+
     async def position(self) -> Position:
         return read_position(self._position_path)
 

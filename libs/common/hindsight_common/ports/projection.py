@@ -157,6 +157,14 @@ class VectorIndex(Projection):
         by id; missing ones and other tenants' are left out. Recall's diversity step
         reads them instead of embedding its candidates again. Raises ProjectionError."""
 
+    @abstractmethod
+    async def other_models(self, model: str) -> tuple[int, list[str]]:
+        """How many stored vectors (every tenant) were NOT made by ``model`` (payload
+        ``embedding_model``, a missing one included), and up to a few of their model
+        names ("" for a vector that records none). Start-up compares the configured
+        embedder with this: vectors of two models in one index give wrong results.
+        Raises ProjectionError."""
+
 
 class TextIndex(Projection):
     """Keyword (BM25) projection (SQLite FTS5 embedded, Elasticsearch in the cluster)."""

@@ -1,0 +1,153 @@
+"""``hindsight bench replay``: how fast the embedded projections rebuild from the log,
+without the embedding cache, with a cold one (filled as it goes) and with a warm one.
+
+N synthetic turns (``bench/synthetic.py``, deterministic) are appended straight to the
+log of a scratch data directory; each run then drops the projections and rebuilds every
+one of them (vector, text, graph, as ``hindsight replay`` does) and is timed from the
+start of the runtime (models already loaded) until every consumer has caught up. The
+rate is log records per second. Reflection is off (it would add memories, and work, to
+the first run only), so what is rebuilt is the projections of the interactions.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from hindsight_common.bench import synthetic
+from hindsight_common.events import InteractionRecorded
+from hindsight_common.factory import make_embedder, make_log, make_reranker
+from hindsight_common.ports.embedder import Embedder
+from hindsight_common.ports.reranker import Reranker
+from hindsight_common.settings import Settings
+from hindsight_common.streams import INTERACTIONS
+from hindsight_services.bench import Progress
+from hindsight_services.embedded import EmbeddedRuntime, drop_projections
+
+TENANT = "bench-replay"
+BATCH = 500
+
+
+@dataclass(frozen=True)
+class ReplayRun:
+    name: str
+    records: int
+    seconds: float
+    embedded: int  # texts the model embedded (cache misses, or every text without the cache)
+    vector_seconds: float  # until embed alone had caught up (the vector projection rebuilt)
+
+    @property
+    def rate(self) -> float:
+        return self.records / max(self.seconds, 1e-9)
+
+    @property
+    def vector_rate(self) -> float:
+        return self.records / max(self.vector_seconds, 1e-9)
+
+
+class CountingEmbedder(Embedder):
+    """The real embedder, with every text it is asked to embed written down (what the
+    cache saved; the tests count model calls with it)."""
+
+    def __init__(self, inner: Embedder) -> None:
+        self.inner = inner
+        self.texts: list[str] = []
+
+    @property
+    def model_id(self) -> str:
+        return self.inner.model_id
+
+    @property
+    def dim(self) -> int:
+        return self.inner.dim
+
+    async def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        self.texts += texts
+        return await self.inner.embed(texts)
+
+    async def embed_queries(self, texts: Sequence[str]) -> list[list[float]]:
+        return await self.inner.embed_queries(texts)
+
+
+async def fill_log(settings: Settings, n: int) -> None:
+    log = make_log(settings)
+    progress = Progress("append turns", n)
+    batch: list[InteractionRecorded] = []
+    try:
+        for t in synthetic.turns(n):
+            batch.append(InteractionRecorded(
+                tenant=TENANT, user=t.user, session=t.session, speaker=t.speaker, role="user",
+                content=t.content, occurred_at=t.occurred_at, recorded_at=t.occurred_at))
+            if len(batch) == BATCH:
+                await log.append(INTERACTIONS, batch)
+                progress.advance(len(batch))
+                batch = []
+        if batch:
+            await log.append(INTERACTIONS, batch)
+            progress.advance(len(batch))
+    finally:
+        await log.close()
+
+
+async def rebuild(name: str, n: int, settings: Settings, embedder: Embedder, reranker: Reranker | None) -> ReplayRun:
+    drop_projections(settings)
+    counting = CountingEmbedder(embedder)
+    started = time.perf_counter()
+    runtime = EmbeddedRuntime(settings, counting, reranker)
+    await runtime.start()
+    try:
+        progress = Progress(f"rebuild ({name})", n)
+        shown = 0
+        vector_seconds = None
+        while not (status := await runtime.status())["caught_up"]:
+            if vector_seconds is None and not status["consumers"]["embed"]["behind"]:
+                vector_seconds = time.perf_counter() - started
+            done = min(c.processed for c in runtime.consumers[:2])  # embed and project
+            progress.advance(max(0, done - shown))
+            shown = max(shown, done)
+            await asyncio.sleep(0.2)
+        progress.advance(max(0, n - shown))
+        seconds = time.perf_counter() - started
+        records = runtime.consumers[0].processed  # embed's: every interaction, once
+    finally:
+        await runtime.stop()
+    # Less the start-up warm-up; embed may have been the last to catch up.
+    return ReplayRun(name, records, seconds, len(counting.texts) - 1, vector_seconds or seconds)
+
+
+async def run_replay_bench(n: int, data_dir: Path | None = None) -> list[ReplayRun]:
+    with tempfile.TemporaryDirectory(prefix="hindsight-bench-replay-") as scratch:
+        # Reflection off (it would add memories, and work, to the first run only): the
+        # rebuild of the interactions' projections is what is measured.
+        base = Settings(data_dir=data_dir or Path(scratch), reflect_every_n_turns=10**9, reflect_idle_s=10**9)
+        await fill_log(base, n)
+        embedder = make_embedder(base)
+        await embedder.embed(["warm up"])  # loaded once, outside the timings
+        reranker = make_reranker(base)
+        if reranker is not None:
+            await reranker.score("warm up", ["warm up"])
+        off = base.model_copy(update={"embedding_cache": False})
+        return [
+            await rebuild("no cache", n, off, embedder, reranker),
+            await rebuild("cold cache", n, base, embedder, reranker),
+            await rebuild("warm cache", n, base, embedder, reranker),
+        ]
+
+
+def print_replay_bench(runs: list[ReplayRun], n: int, as_json: bool) -> None:
+    print(f"rebuild of every embedded projection from {n} logged turns (models loaded beforehand)")
+    for r in runs:
+        print(f"  {r.name:<11} {r.records:>7} records in {r.seconds:7.1f}s = {r.rate:6.0f} events/s all projections, "
+              f"{r.vector_rate:6.0f} events/s vectors ({r.embedded} texts embedded)")
+    if as_json:
+        out: dict[str, Any] = {"n": n, "runs": [
+            {"name": r.name, "records": r.records, "seconds": round(r.seconds, 2),
+             "events_per_s": round(r.rate, 1), "vector_seconds": round(r.vector_seconds, 2),
+             "vector_events_per_s": round(r.vector_rate, 1), "embedded": r.embedded} for r in runs]}
+        print(json.dumps(out))
