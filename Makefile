@@ -91,6 +91,7 @@ test-e2e: $(STAMP) $(CHROMIUM)
 schemas: $(STAMP)  ## regenerate schemas/ from the event models
 	$(PY) -m hindsight_common.schema_export schemas
 	$(PY) -m hindsight_services.openapi schemas
+	$(PY) -m hindsight_services.asyncapi schemas
 
 typecheck: $(STAMP) $(MYPY_LINK)
 	$(PY) -m mypy
