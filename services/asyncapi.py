@@ -34,17 +34,22 @@ REF = "#/components/schemas/{model}"
 
 #: stream -> (what it holds, who appends, the event types on it)
 STREAM_EVENTS: dict[str, tuple[str, str, tuple[str, ...]]] = {
-    INTERACTIONS: ("What happened: every turn and every closed session; the source of truth.",
-                   "ingest", ("InteractionRecorded", "SessionClosed")),
+    INTERACTIONS: ("What happened: every turn and every closed session (and a turn's quarantine or "
+                   "release); the source of truth.",
+                   "ingest", ("InteractionRecorded", "SessionClosed", "MemoryQuarantined", "MemoryReleased")),
     MEMORIES: ("What Hindsight learned and decided about it: memories, summaries, forgets, "
                "recall's access counts, consolidation's merges, supersessions and conflicts.",
                "reflect, consolidate, ingest (forget), query (access counts)",
                ("MemoryExtracted", "MemoryReinforced", "SessionSummarized", "MemoryForgotten",
-                "MemoryAccessed", "MemoriesMerged", "MemorySuperseded", "MemoryConflicted")),
+                "MemoryAccessed", "MemoriesMerged", "MemorySuperseded", "MemoryConflicted", "MemoryQuarantined",
+                "MemoryReleased")),
     CONTROL: ("Requests to the workers.", "ingest", ("ReflectionRequested",)),
     AUDIT: ("Who did what, when, with which credential, and the outcome; never content.",
             "the gateway and ingest (refusals, admin key actions), hindsight keys", ("AuditRecorded",)),
 }
+#: Types on the stream of what they are about (a turn's on interactions, a memory's on
+#: memories), so each follows its target in log order: on two streams.
+FOLLOW_TARGET = frozenset({"MemoryQuarantined", "MemoryReleased"})
 CONSUMERS = [consolidate_wiring, embed_wiring, project_wiring, reflect_wiring]
 
 

@@ -10,6 +10,10 @@ run, so a layer adds its section without touching the others.
   of a few contents crafted to make the patterns backtrack.
 - ``signing``: what signing costs ingest and verifying costs a read
   (``services/bench_signing.py``).
+- ``screening``: the injection classifier (hindsight_common/security/screening.py) over
+  ``security/corpus/injection.jsonl`` or another file of its format: recall and precision per
+  attack family, the shares of attacks quarantined and benign samples kept, throughput
+  (``hindsight bench screening --embedded`` runs the same corpus through the HTTP ingest).
 """
 
 from __future__ import annotations
@@ -26,6 +30,8 @@ from pydantic import JsonValue
 from hindsight_common.security.pii_corpus import load_corpus, score
 from hindsight_common.security.pii_detect import find_pii
 from hindsight_services.bench_signing import signing_figures
+from hindsight_services.bench_screening import corpus as screening_corpus
+from hindsight_services.bench_screening import run_classifier, screening_figures, screening_lines
 
 # The targets of issue 10: what the redaction section reports as met or not.
 REDACTION_RECALL_TARGET = 0.99
@@ -122,9 +128,16 @@ def redaction_section(args: argparse.Namespace) -> Section:
     return Section("redaction", lines, figures)
 
 
+def screening_section(args: argparse.Namespace) -> Section:
+    """The injection classifier over ``args.injection_corpus`` (a path or None)."""
+    result = run_classifier(screening_corpus(args.injection_corpus))
+    return Section("screening", screening_lines(result, "classifier"), screening_figures(result))
+
+
 SECTIONS: dict[str, Callable[[argparse.Namespace], Section]] = {
     "redaction": redaction_section,
     "signing": lambda args: Section("signing", *signing_figures(args)),
+    "screening": screening_section,
 }
 
 
@@ -134,6 +147,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="run only this section (repeatable); default: all")
     p.add_argument("--pii-corpus", type=Path, default=None,
                    help="a JSON-lines file of labelled samples; default: the shipped corpus")
+    p.add_argument("--injection-corpus", type=Path, default=None,
+                   help="screening: a JSON-lines file of labelled attacks and benign samples; default: the shipped one")
     p.add_argument("--repeat", type=int, default=5, help="passes over each corpus for throughput")
     p.add_argument("--json", action="store_true", help="also print one JSON object as the last line")
 

@@ -122,7 +122,16 @@ def _parser() -> argparse.ArgumentParser:
     rb.add_argument("--json", action="store_true")
     from hindsight_services.bench_security import add_arguments as add_security_arguments  # light
 
-    add_security_arguments(bsub.add_parser("security", help="PII redaction precision/recall on the labelled corpus"))
+    add_security_arguments(bsub.add_parser(
+        "security", help="PII redaction and injection screening: precision/recall on the labelled corpora"))
+    # The screening section of "bench security" on its own, and through the embedded HTTP ingest.
+    sb = bsub.add_parser("screening", help="injection screening: precision/recall per attack family")
+    sb.add_argument("--corpus", type=Path, default=None, help="a JSON-lines corpus (default: the shipped one)")
+    sb.add_argument("--embedded", action="store_true",
+                    help="write every sample through the embedded server's HTTP ingest")
+    sb.add_argument("--no-screening", action="store_true",
+                    help="with --embedded: ingest with screening off, for the throughput it costs")
+    sb.add_argument("--json", action="store_true")
     return p
 
 
@@ -176,6 +185,8 @@ def main(argv: list[str] | None = None) -> int:
             return _bench_reflect(args)
         if args.command == "bench" and args.bench == "security":
             return _bench_security(args)
+        if args.command == "bench" and args.bench == "screening":
+            return _bench_screening(args)
     except HindsightError as e:
         print(f"hindsight: {e}", file=sys.stderr)
         return 2
@@ -323,6 +334,18 @@ async def _bench_recall(args: argparse.Namespace) -> int:
         raise SystemExit("hindsight: --data-dir applies to the embedded bench, not with --url")
     rows = await run_recall_bench(sizes, preset_names(args.presets), args.queries, args.url, args.data_dir)
     print_recall_bench(rows, "gateway at " + args.url if args.url else "embedded", args.json)
+    return 0
+
+
+def _bench_screening(args: argparse.Namespace) -> int:
+    from hindsight_services.bench_screening import corpus, print_screening_bench, run_classifier, run_embedded
+
+    samples = corpus(args.corpus)
+    if args.embedded:
+        result = asyncio.run(run_embedded(samples, screening=not args.no_screening))
+    else:
+        result = run_classifier(samples, load_settings())
+    print_screening_bench(result, "embedded server, HTTP ingest" if args.embedded else "classifier", args.json)
     return 0
 
 

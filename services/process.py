@@ -167,7 +167,7 @@ def forwarding_router(forwarder: IngestForwarder, auth: Authenticator) -> APIRou
     ingest); ingest checks the forwarded key again and binds its tenant."""
     api = APIRouter(tags=["ingest"], dependencies=[needs(auth, "write")])
     for path in ("/v1/interactions", "/v1/sessions/{session}:close", "/v1/reflect",
-                 "/v1/memories/{memory_id}:forget"):
+                 "/v1/memories/{memory_id}:forget", "/v1/memories/{memory_id}:release"):
         api.add_api_route(path, forwarder.forward, methods=["POST"], include_in_schema=False)
     return api
 

@@ -27,6 +27,7 @@ from hindsight_common.events import (
     MemoryAccessed,
     MemoryConflicted,
     MemoryExtracted,
+    MemoryQuarantined,
     MemoryForgotten,
     MemorySuperseded,
 )
@@ -138,8 +139,13 @@ class Consolidate:
             return
         await self._embed(events)
         decisions: list[Event] = []
+        # Screening held these back (reflect appends a memory's quarantine right after it):
+        # a suspected poisoning must not supersede or merge what is already known.
+        held = {e.target_id for e in events if isinstance(e, MemoryQuarantined) and e.target == "memory"}
         for e in events:
             if isinstance(e, MemoryExtracted):
+                if e.memory_id in held:
+                    continue
                 decisions += self.state.decide(e, self._vectors.get)
             elif not isinstance(e, MemoryAccessed):
                 self.state.observe(e)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from hindsight_common.documents import documents_of
+from hindsight_common.documents import documents_of, last_states
 from hindsight_common.ports.embedder import Embedder
 from hindsight_common.ports.log import LogRecord, Position
 from hindsight_common.ports.projection import Embedded, VectorIndex
@@ -19,8 +19,8 @@ class Embed:
     async def handle(self, records: Sequence[LogRecord], position: Position) -> None:
         """Idempotent: a redelivered event overwrites its own point (same id). A forgotten
         memory keeps its content (re-typed "forgotten", see ``documents_of``), looked up
-        in this index."""
-        docs = [d for _, d in await documents_of(records, self._index.get)]
+        in this index; so does a quarantined item (re-typed "quarantined")."""
+        docs = last_states(await documents_of(records, self._index.get))
         vectors = await self._embedder.embed([d.search_text for d in docs])
         model = self._embedder.model_id
         with span("projection write vector", {"hindsight.projection": "vector", "hindsight.documents": len(docs)}):

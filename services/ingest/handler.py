@@ -23,6 +23,7 @@ from hindsight_common.api import (
     IngestRequest,
     IngestResponse,
     ReflectIn,
+    ReleaseIn,
     SessionCloseIn,
 )
 from hindsight_common.errors import InvalidInput, Problem
@@ -33,12 +34,15 @@ from hindsight_common.events import (
     SessionClosed,
     utcnow,
 )
+from hindsight_common.events.security import MemoryReleased
 from hindsight_common.ports.log import EventLog, IdempotencyKey
 from hindsight_common.security.pii import COUNTERS as PII_COUNTERS
 from hindsight_common.security.pii import OutgrewLimit, PiiPolicy, redact_turn
 from hindsight_common.security.signed_items import sign_events
 from hindsight_common.security.signing import Keyring
 from hindsight_common.security.signing_keys import keyring_from_settings
+from hindsight_common.security.screening import Screener
+from hindsight_common.security.screening_events import request_sources, screen_interactions
 from hindsight_common.settings import Settings
 from hindsight_common.streams import CONTROL, INTERACTIONS, MEMORIES
 from hindsight_common.telemetry import current_carrier
@@ -129,6 +133,7 @@ class Ingest:
         self._settings = settings
         self._pii = PiiPolicy(settings.pii_policy)
         self._keyring = keyring_from_settings(settings)  # read once per process
+        self._screener = Screener(settings.screening_trust) if settings.screening else None
 
     async def record(
         self, request: IngestRequest, *, idempotency_key: str | None = None,
@@ -141,6 +146,7 @@ class Ingest:
         Raises InvalidInput (nothing appended), IdempotencyConflict, PersistenceError.
         """
         check_limits(request, self._settings)
+        sources = request_sources(request)
         # Off the event loop: the detectors take ~0.1 s over a 32,000-character content.
         events = await asyncio.to_thread(
             to_events, request, self._settings.default_tenant, self._pii, self._keyring)
@@ -159,7 +165,12 @@ class Ingest:
                     request.model_dump(mode="json") if payload is None else payload
                 ),
             )
-        appended = await self._log.append(INTERACTIONS, events, idempotency=idempotency)
+        # Quarantines go after every turn of the batch in the same all-or-nothing append
+        # (see security/screening_events.py), so the first len(events) entries are the turns.
+        # Screening is CPU work (about a millisecond a turn): off the event loop.
+        held = await asyncio.to_thread(
+            screen_interactions, self._screener, events, sources, request.interactions) if self._screener else []
+        appended = (await self._log.append(INTERACTIONS, [*events, *held], idempotency=idempotency))[: len(events)]
         replayed = any(a.event_id != e.event_id for a, e in zip(appended, events, strict=False))
         if not replayed:
             for e in events:
@@ -207,4 +218,21 @@ class Ingest:
             occurred_at=utcnow(),
         )
         [appended] = await self._log.append(MEMORIES, [event])
+        return AppendedOut(event_id=str(appended.event_id), offset=appended.offset)
+
+    async def release(self, target_id: str, request: ReleaseIn) -> AppendedOut:
+        """Append MemoryReleased (the caller checked it is an admin) on the stream of the
+        target's quarantine, so it follows that quarantine in log order: a memory's on
+        memories, a turn's on interactions. Reflect's memory ids are version-5 UUIDs,
+        events' ids version 4, which is what ``target`` defaults from."""
+        try:
+            tid = UUID(target_id)
+        except ValueError as e:
+            raise InvalidInput("not a memory or interaction id", [Problem("memory_id", "must be a UUID")]) from e
+        target = request.target or ("memory" if tid.version == 5 else "interaction")
+        event = MemoryReleased(
+            tenant=request.tenant or self._settings.default_tenant, user=request.user, target_id=tid,
+            target=target, reason=request.reason, occurred_at=utcnow(),
+        )
+        [appended] = await self._log.append(MEMORIES if target == "memory" else INTERACTIONS, [event])
         return AppendedOut(event_id=str(appended.event_id), offset=appended.offset)

@@ -7,12 +7,14 @@ from collections.abc import Callable
 from fastapi import APIRouter, Header, Path, Request
 from fastapi.responses import JSONResponse
 
+from hindsight_common.admin import require_admin
 from hindsight_common.api import (
     AppendedEventsOut,
     ForgetIn,
     IngestRequest,
     IngestResponse,
     ReflectIn,
+    ReleaseIn,
     SessionCloseIn,
 )
 from hindsight_common.ports.log import EventLog
@@ -107,6 +109,23 @@ def router(get_log: Callable[[], EventLog], settings: Settings, auth: Authentica
         body, _ = await parse_body(request, ForgetIn, settings.max_body_bytes)
         body = bind_tenant(principal_of(request), body, settings)
         appended = await Ingest(get_log(), settings).forget(memory_id, body)
+        return JSONResponse({"events": [appended.model_dump(mode="json")]}, status_code=202)
+
+    @api.post(
+        "/v1/memories/{memory_id}:release",
+        status_code=202,
+        openapi_extra=json_body(ReleaseIn),
+        responses={202: {"model": AppendedEventsOut, "description": "MemoryReleased is durable on the log."},
+                   **errors(403)},
+    )
+    async def release(memory_id: str, request: Request) -> JSONResponse:
+        """Admin only: release a quarantined memory or turn (its id): it is served again
+        once the projections applied the MemoryReleased event. 403 without an API key
+        with the admin scope."""
+        require_admin(principal_of(request), "release")
+        body, _ = await parse_body(request, ReleaseIn, settings.max_body_bytes)
+        body = bind_tenant(principal_of(request), body, settings)
+        appended = await Ingest(get_log(), settings).release(memory_id, body)
         return JSONResponse({"events": [appended.model_dump(mode="json")]}, status_code=202)
 
     return api

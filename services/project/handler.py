@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from hindsight_common.context_windows import SessionKey, with_context
-from hindsight_common.documents import documents_of
+from hindsight_common.documents import documents_of, last_states
 from hindsight_common.events import MemoryExtracted
 from hindsight_common.text.entities import document_entities
 from hindsight_common.ports.graph import GraphItem, GraphStore
@@ -47,9 +47,11 @@ class Project:
         the graph, each recording the batch position in its own transaction; a failure
         between the two is retried as a whole (both writes are idempotent). A forgotten
         memory keeps its content (re-typed "forgotten", see ``documents_of``), looked up
-        in the text index."""
+        in the text index; so does a quarantined item (re-typed "quarantined")."""
         pairs = await documents_of(records, self._text.get)
-        docs = await with_context([d for _, d in pairs], self._tail)
+        # Each document once, in its last state: a turn quarantined in this batch never
+        # enters its neighbours' context (the graph still gets every record's links).
+        docs = await with_context(last_states(pairs), self._tail)
         with span("projection write text", {"hindsight.projection": "text", "hindsight.documents": len(docs)}):
             await self._text.upsert(docs, position)
         if self._graph is not None:

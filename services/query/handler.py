@@ -13,6 +13,7 @@ from hindsight_common.api import (
     MemoryOut,
     SourceTurn,
     Provenance,
+    QuarantineOut,
     RecallIn,
     RecallItemOut,
     RecallOut,
@@ -96,7 +97,15 @@ def to_item(item: RecallItem, explain: bool = False) -> RecallItemOut:
             "factors": item.factors,
             "final": item.score,
         } if explain else None,
+        quarantine=quarantine_of(d),
     )
+
+
+def quarantine_of(d: Document) -> QuarantineOut | None:
+    """Why a quarantined document was held back; None for any other."""
+    if d.type != "quarantined":
+        return None
+    return QuarantineOut(reasons=list(d.quarantine_reasons), score=d.quarantine_score)
 
 
 def to_memory(d: Document) -> MemoryOut:
@@ -105,6 +114,7 @@ def to_memory(d: Document) -> MemoryOut:
         content=d.content, speaker=d.speaker, session=d.session, user=d.user,
         occurred_at=d.occurred_at,
         provenance=Provenance(event_ids=list(d.event_ids), external_ids=list(d.external_ids)),
+        quarantine=quarantine_of(d),
         **memory_state(d),
     )
 
@@ -118,6 +128,10 @@ def memory_state(d: Document) -> dict[str, Any]:
         "importance": importance_of(d), "superseded_by": d.superseded_by,
         "supersedes": list(d.supersedes), "merged_into": d.merged_into, "merged_from": list(d.merged_from),
     }
+
+
+#: States a document leaves recall and browsing in; shown only when ``include`` names them.
+HIDDEN_STATES = ("forgotten", "quarantined")
 
 
 def note_accesses(recorder: AccessRecorder, items: list[RecallItem]) -> None:
@@ -208,11 +222,11 @@ class Query:
     async def memory(
         self, tenant: str | None, memory_id: str, include: tuple[str, ...] = ()
     ) -> MemoryDetailOut:
-        """One memory with the turns it came from; a forgotten one only when ``include``
-        names "forgotten" (the caller checked that it may). Raises NotFound."""
+        """One memory with the turns it came from; a forgotten or quarantined one only when
+        ``include`` names its state (the caller checked that it may). Raises NotFound."""
         tenant = tenant or self._settings.default_tenant
         found = self._verified(await self._text.get(tenant, [memory_id]), "memory")
-        if not found or (found[0].type == "forgotten" and "forgotten" not in include):
+        if not found or (found[0].type in HIDDEN_STATES and found[0].type not in include):
             raise NotFound(f"no memory {memory_id} in tenant {tenant}")
         doc = found[0]
         sources = self._verified(await self._text.get(tenant, list(doc.event_ids)), "memory")

@@ -28,6 +28,7 @@ from hindsight_common.events import (
     SessionSummarized,
     utcnow,
 )
+from hindsight_common.events.security import MemoryQuarantined
 from hindsight_common.ports.llm import MalformedReply, ProviderRejected
 from hindsight_common.ports.log import EventLog, LogRecord, Position
 from hindsight_common.ports.reflect_state import ReflectState, SessionRef
@@ -35,6 +36,9 @@ from hindsight_common.ports.reflector import Episode, KnownMemory, Reflection, R
 from hindsight_common.reflection.offline import Candidate, Turn
 from hindsight_common.security.signed_items import sign_events
 from hindsight_common.security.signing import Keyring
+from hindsight_common.security.screening import Established, Screener
+from hindsight_common.security.screening_events import lesson, screen_memory
+from hindsight_common.security.screening_trust import source_of
 from hindsight_common.streams import MEMORIES
 
 log = logging.getLogger(__name__)
@@ -71,6 +75,7 @@ class Reflect:
         now: Callable[[], datetime] = utcnow,
         *,
         keyring: Keyring | None = None,
+        screener: Screener | None = None,
     ) -> None:
         self._log = log_
         self._keyring = keyring  # signs memories and summaries; None: left unsigned
@@ -78,6 +83,7 @@ class Reflect:
         self._reflector = reflector
         self._policy = policy or ReflectPolicy()
         self._now = now
+        self._screener = screener
         self._lock = asyncio.Lock()
         self._last_tick = now()
         self.reflections = 0
@@ -87,6 +93,7 @@ class Reflect:
             due: dict[SessionRef, None] = {}
             touched: dict[SessionRef, None] = {}
             turns: list[tuple[SessionRef, Turn]] = []
+            held: list[MemoryQuarantined] = []
             for r in records:
                 e = r.event
                 if isinstance(e, InteractionRecorded):
@@ -96,12 +103,16 @@ class Reflect:
                     touched[ref] = None
                 elif isinstance(e, SessionClosed):
                     due[SessionRef(e.tenant, e.user, e.session, e.agent)] = None
+                elif isinstance(e, MemoryQuarantined) and e.target == "interaction":
+                    held.append(e)
                 elif isinstance(e, ReflectionRequested):
                     if e.session is not None:
                         due[SessionRef(e.tenant, e.user, e.session)] = None
                     else:
                         for ref in await self._state.pending_sessions(e.tenant, e.user):
                             due[ref] = None
+            if held:
+                turns = await self._hold_back(held, turns)
             if turns:
                 await self._state.add_turns(turns)
             for ref in touched:
@@ -110,6 +121,40 @@ class Reflect:
             await self._reflect(list(due))
             for ref in touched:
                 await self._maybe_summarize(ref)
+
+    async def _hold_back(
+        self, held: Sequence[MemoryQuarantined], turns: list[tuple[SessionRef, Turn]]
+    ) -> list[tuple[SessionRef, Turn]]:
+        """Quarantined turns are never reflected on nor summarised: left out of this
+        batch's turns (ingest appends a quarantine right after its turn, so they normally
+        arrive together) or, had an earlier batch recorded one, marked reflected. Each
+        quarantine leaves a lesson, appended before the state moves on."""
+        ids = {str(q.target_id) for q in held}
+        for q in held:
+            await self._state.mark_reflected(SessionRef(q.tenant, q.user, q.session or ""), [str(q.target_id)])
+        await self._log.append(MEMORIES, self._signed([lesson(q, (q.target_id,)) for q in held]))
+        return [(ref, t) for ref, t in turns if t.event_id not in ids]
+
+    def _screened(self, episode: Episode, events: list[Event], remembered: list[KnownMemory]) -> list[Event]:
+        """``events`` with each extracted memory that screening holds back followed by its
+        quarantine and a lesson, at the trust of the turns it came from; known memories
+        count as established (reflect state keeps no trust, and never remembers a
+        quarantined memory), so a low-trust memory contradicting one is held back."""
+        if self._screener is None:
+            return events
+        roles = {t.event_id: t.role for t in episode.turns}
+        known = [Established(m.subject, m.key, m.value, 1.0) for m in episode.known]
+        out: list[Event] = []
+        for e in events:
+            out.append(e)
+            if not isinstance(e, MemoryExtracted):
+                continue
+            sources = [source_of(roles.get(str(i), "")) for i in e.source_event_ids]
+            q = screen_memory(self._screener, e, sources, known)
+            if q is not None:
+                out += [q, lesson(q, e.source_event_ids)]
+                remembered[:] = [m for m in remembered if m.memory_id != str(e.memory_id)]
+        return out
 
     async def tick(self) -> None:
         """Reflect on sessions idle for longer than the policy's ``idle_s``."""
@@ -170,6 +215,7 @@ class Reflect:
                 tenant=episode.tenant, user=episode.user, occurred_at=now, memory_id=uuid.UUID(r.memory_id),
                 session=episode.session, source_event_ids=tuple(uuid.UUID(i) for i in r.source_event_ids),
                 source_external_ids=r.source_external_ids, confidence=0.8))
+        events = await asyncio.to_thread(self._screened, episode, events, remembered)  # CPU work
         if events:
             await self._log.append(MEMORIES, self._signed(events))  # durable before the state moves on
         await self._state.remember(episode.tenant, episode.user, remembered)

@@ -128,6 +128,18 @@ class GraphContract:
         [memory] = await graph.search(Scope(tenant="t1", types=("semantic",)), ["Ann"], 1, hops=0)
         assert memory.document == items()[6].document
 
+    async def test_a_quarantined_document_is_found_only_when_its_state_is_asked_for(self, graph: GraphStore) -> None:
+        await graph.upsert(items(), ALL)
+        m2 = next(i for i in items() if i.document.id == M2)
+        held = replace(m2, document=replace(m2.document, type="quarantined", quarantine_score=0.8,
+                                            quarantine_reasons=("conflict: contradicts a more trusted memory",)))
+        await graph.upsert([held], {"s#0": 9})
+        for hops in (0, 1):
+            served = await self.found(graph, Scope(tenant="t1", types=("episodic", "semantic")), ["Ann"], hops=hops)
+            assert M2 not in [i for i, _ in served] and M1 in [i for i, _ in served]
+        [hit] = await graph.search(Scope(tenant="t1", types=("quarantined",)), ["Ann", "Pixel"], 10, hops=1)
+        assert hit.document == held.document
+
     async def test_one_hop_reaches_neighbours_through_a_shared_entity(self, graph: GraphStore) -> None:
         await graph.upsert(items(), ALL)
         got = dict(await self.found(graph, Scope(tenant="t1"), ["Roundhay Park"]))

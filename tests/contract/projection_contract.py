@@ -52,6 +52,22 @@ class _Common:
         [found] = await self.search(index, Scope(tenant="t1", types=("forgotten",), session="s9"), "greyhound tombstone")
         assert found == changed
 
+    async def test_a_quarantined_document_is_served_only_to_who_asks_for_its_state(
+        self, index: VectorIndex | TextIndex
+    ) -> None:
+        await self.write(index, docs(), {"s#0": 4})
+        original = docs()[0]
+        held = replace(original, type="quarantined", offset=5,
+                       quarantine_reasons=("override: asks to drop earlier instructions",), quarantine_score=0.91)
+        await self.write(index, [held], {"s#0": 5})
+        served = Scope(tenant="t1", types=("episodic", "semantic"))  # what recall asks by default
+        assert original.id not in [d.id for d in await self.search(index, served, "greyhound Pixel")]
+        found = await self.search(index, Scope(tenant="t1", types=("episodic", "quarantined")), "greyhound Pixel")
+        assert found[0] == held and found[0].quarantine_reasons and found[0].quarantine_score == 0.91
+        assert await index.get("t1", [held.id]) == [held]  # a release looks it up by id
+        await self.write(index, [replace(original, offset=6)], {"s#0": 6})  # released
+        assert original.id in [d.id for d in await self.search(index, served, "greyhound Pixel")]
+
     async def test_tenant_is_enforced_inside_the_adapter(self, index: VectorIndex | TextIndex) -> None:
         await self.write(index, docs(), {"s#0": 4})
         found = await self.search(index, Scope(tenant="t1"), "greyhound Pixel")
@@ -180,6 +196,18 @@ class TextContract(_Common):
         scores = [h.score for h in hits]
         assert scores == sorted(scores, reverse=True)
         return [h.document for h in hits]
+
+    async def test_browsing_and_sessions_keep_a_quarantined_document_apart(self, index: TextIndex) -> None:
+        await self.write(index, docs(), {"s#0": 4})
+        original = docs()[0]
+        held = replace(original, type="quarantined", quarantine_reasons=("hidden: comment",), quarantine_score=0.8)
+        await self.write(index, [held], {"s#0": 5})
+        listed = await index.browse(Browse(Scope(tenant="t1", user="ann", types=("episodic",))))
+        assert original.id not in [d.id for d in listed] and listed
+        shown = await index.browse(Browse(Scope(tenant="t1", user="ann", types=("episodic", "quarantined"))))
+        assert held in shown
+        # Session context (and the turn neighbourhoods) never see it: its session's only turn.
+        assert await index.session_documents("t1", "ann", "s1", 10) == []
 
     async def test_browsing_shows_superseded_memories_only_when_asked(self, index: TextIndex) -> None:
         live, old = (replace(d, type="semantic", role="memory", kind="fact", key="k.v") for d in docs()[:2])

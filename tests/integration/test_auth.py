@@ -66,6 +66,9 @@ def samples(revocable: str) -> dict[tuple[str, str], Sample]:
         ("POST", "/v1/reflect"): Sample("write", "/v1/reflect", {"user": "ann", "session": "s1", **t}),
         ("POST", "/v1/memories/{memory_id}:forget"): Sample(
             "write", "/v1/memories/m1:forget", {"user": "ann", **t}),
+        # Behind the write routes' key check; the release itself then needs the admin scope.
+        ("POST", "/v1/memories/{memory_id}:release"): Sample(
+            "admin", "/v1/memories/m1:release", {"user": "ann", **t}),
         ("POST", "/v1/recall"): Sample("read", "/v1/recall", {"query": "where does ann live", "user": "ann", **t}),
         ("GET", "/v1/sessions/{session}/context"): Sample(
             "read", "/v1/sessions/s1/context", params={"user": "ann", **t}),

@@ -128,7 +128,7 @@ class Hindsight:
         """The ``k`` memories most relevant to ``query`` (by meaning and keyword), best first.
 
         ``include`` (admin only: needs ``admin_token``, else ``Forbidden``) also returns
-        memories in these states: "forgotten", "superseded", "merged" ("quarantined": none yet).
+        memories in these states: "forgotten", "superseded", "merged", "quarantined".
         """
         return self._send(self._calls.recall(
             query, user=user, session=session, agent=agent, k=k, types=types, since=since, until=until,

@@ -9,6 +9,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, JsonValue, S
 
 from hindsight_common.events.base import IDENTIFIER_PATTERN, Identifier, UtcDatetime
 from hindsight_common.events.interactions import Role, ToolCall
+from hindsight_common.events.security import Source, Target
 
 
 class _Strict(BaseModel):
@@ -59,6 +60,9 @@ class InteractionIn(_Strict):
     external_id: str | None = Field(None, max_length=500)
     tool_calls: tuple[ToolCall, ...] = ()
     metadata: dict[str, JsonValue] = Field(default_factory=dict)
+    source: Source | None = Field(
+        None, description="Where the content came from; default: from the role (tool -> tool_output). "
+        "'third_party' marks someone else's words (a web page, an e-mail), screened harder.")
 
 
 class IngestRequest(_Strict):
@@ -92,8 +96,8 @@ INCLUDE_DESCRIPTION = (
     "scope as Authorization: Bearer <key>; 403 otherwise). Each item's type is its state. forgotten: "
     "memories forgotten through the API, with their content. superseded: older values that "
     "consolidation replaced with a newer value of the same subject and key. merged: "
-    "near-duplicates consolidation merged into another memory. quarantined: a state "
-    "screening will record; no memory has it yet, so asking for it adds nothing today."
+    "near-duplicates consolidation merged into another memory. quarantined: turns and "
+    "memories screening held back as suspected injections, with their reasons."
 )
 
 
@@ -152,6 +156,13 @@ class Provenance(_Strict):
     external_ids: list[str]
 
 
+class QuarantineOut(_Strict):
+    """Why screening held an item back (only on items of type "quarantined")."""
+
+    reasons: list[str]
+    score: float | None = None
+
+
 class RecallItemOut(MemoryState):
     id: str
     type: str
@@ -171,6 +182,7 @@ class RecallItemOut(MemoryState):
     provenance: Provenance
     context_for: str | None = Field(None, description="Set on a neighbouring turn added for context.")
     explain: dict[str, Any] | None = None
+    quarantine: QuarantineOut | None = Field(None, description="Quarantined items (admin include): why.")
 
 
 class RecallOut(_Strict):
@@ -210,6 +222,15 @@ class SessionContextOut(_Strict):
     omitted_turns: bool = Field(description="True when older turns did not fit.")
 
 
+class ReleaseIn(_Strict):
+    tenant: Identifier | None = None
+    user: Identifier
+    reason: str = Field("", max_length=500)
+    target: Target | None = Field(
+        None, description="interaction or memory; default: a memory id (reflect's, version-5 UUIDs) "
+        "is a memory, any other id an interaction.")
+
+
 class ForgetIn(_Strict):
     tenant: Identifier | None = None
     user: Identifier
@@ -239,6 +260,7 @@ class MemoryOut(MemoryState):
     user: str
     occurred_at: datetime
     provenance: Provenance
+    quarantine: QuarantineOut | None = Field(None, description="Quarantined items (admin include): why.")
 
 
 class MemoryListOut(_Strict):

@@ -27,6 +27,8 @@ from hindsight_common.events import (
     InteractionRecorded,
     MemoryExtracted,
     MemoryForgotten,
+    MemoryQuarantined,
+    MemoryReleased,
     SessionSummarized,
 )
 from hindsight_common.ports.log import LogRecord
@@ -44,6 +46,8 @@ def document_from_record(record: LogRecord) -> Document | None:
         return _from_summary(event, record.stream, record.offset)
     if isinstance(event, MemoryForgotten):
         return _tombstone(event, record.stream, record.offset)
+    if isinstance(event, MemoryQuarantined | MemoryReleased):
+        return _held(event, record.stream, record.offset)
     return None
 
 
@@ -55,7 +59,8 @@ async def documents_of(records: Sequence[LogRecord], lookup: Lookup) -> list[tup
     """Each record with the document(s) it projects to, in order (records that project to
     nothing left out), for a projection that holds documents ``lookup`` can find.
 
-    A ``MemoryForgotten`` becomes the forgotten memory's own document re-typed
+    A ``MemoryQuarantined`` or ``MemoryReleased`` re-types its target the same way (see
+    :func:`screened`). A ``MemoryForgotten`` becomes the forgotten memory's own document re-typed
     "forgotten", content kept (so an admin can still see what was forgotten; recall's
     and browsing's default types exclude it), at the forget event's log position.
     Consolidation's events (``MemoryReinforced``, ``MemoriesMerged``,
@@ -70,7 +75,12 @@ async def documents_of(records: Sequence[LogRecord], lookup: Lookup) -> list[tup
     wanted: dict[str, list[str]] = {}
     for r in records:
         e = r.event
-        ids = [str(e.memory_id)] if isinstance(e, MemoryForgotten) else referenced(e) if e else []
+        if isinstance(e, MemoryForgotten):
+            ids = [str(e.memory_id)]
+        elif isinstance(e, MemoryQuarantined | MemoryReleased):
+            ids = [str(e.target_id)]
+        else:
+            ids = referenced(e) if e else []
         if e is not None and ids:
             wanted.setdefault(e.tenant, []).extend(ids)
     known: dict[tuple[str, str], Document] = {}
@@ -95,6 +105,11 @@ async def documents_of(records: Sequence[LogRecord], lookup: Lookup) -> list[tup
                 memory = known.get((d.tenant, d.id))
                 if memory is not None and memory.content:
                     d = replace(memory, type="forgotten", stream=d.stream, offset=d.offset)
+            elif isinstance(e, MemoryQuarantined | MemoryReleased):
+                held = screened(e, known.get((d.tenant, d.id)), d)
+                if held is None:
+                    continue
+                d = held
             docs = [d]
         for d in docs:
             known[(d.tenant, d.id)] = d  # later records of the batch see this one
@@ -104,6 +119,47 @@ async def documents_of(records: Sequence[LogRecord], lookup: Lookup) -> list[tup
 
 def _known(known: dict[tuple[str, str], Document], tenant: str, memory_id: str) -> Document | None:
     return known.get((tenant, memory_id))
+
+
+def screened(
+    event: MemoryQuarantined | MemoryReleased, target: Document | None, placeholder: Document
+) -> Document | None:
+    """The document of ``target`` after a quarantine or a release, at the event's log
+    position; None when nothing changes (a release of what is not quarantined).
+
+    A quarantine re-types the target "quarantined" (content kept, reasons and score
+    added), so every projection's type filter hides it as it hides forgotten memories; an
+    unknown target gets the empty placeholder. A release gives back the type the target
+    had (a memory's "semantic", a turn's "episodic", a summary's "summary"). A forgotten
+    target stays forgotten either way."""
+    if target is not None and target.type == "forgotten":
+        return None
+    if isinstance(event, MemoryQuarantined):
+        if target is None or not target.content:
+            return placeholder
+        return replace(target, type="quarantined", quarantine_reasons=event.reasons,
+                       quarantine_score=event.score, stream=placeholder.stream, offset=placeholder.offset)
+    if target is None or target.type != "quarantined" or not target.content:
+        return None
+    return replace(target, type=served_type(target), quarantine_reasons=(), quarantine_score=None,
+                   stream=placeholder.stream, offset=placeholder.offset)
+
+
+def served_type(doc: Document) -> str:
+    """The type a document is served with, from what it is (its role): what a release
+    restores."""
+    return {"memory": "semantic", "summary": "summary"}.get(doc.role, "episodic")
+
+
+def last_states(pairs: Sequence[tuple[LogRecord, Document]]) -> list[Document]:
+    """Each document of ``pairs`` once, in its last state, in the order of those last
+    states: a turn quarantined in the same batch reaches an index (and its neighbours'
+    context) only as quarantined."""
+    last: dict[tuple[str, str], Document] = {}
+    for _, d in pairs:
+        last.pop((d.tenant, d.id), None)
+        last[(d.tenant, d.id)] = d
+    return list(last.values())
 
 
 def _tombstone(e: MemoryForgotten, stream: str, offset: int) -> Document:
@@ -122,6 +178,17 @@ def _tombstone(e: MemoryForgotten, stream: str, offset: int) -> Document:
         occurred_at=e.occurred_at,
         stream=stream,
         offset=offset,
+    )
+
+
+def _held(e: MemoryQuarantined | MemoryReleased, stream: str, offset: int) -> Document:
+    # A placeholder keyed by the target; documents_of puts the target's own document in.
+    return Document(
+        id=str(e.target_id), tenant=e.tenant, user=e.user, session=getattr(e, "session", None) or "",
+        type="quarantined", speaker="", role="memory" if e.target == "memory" else "", content="",
+        occurred_at=e.occurred_at, stream=stream, offset=offset,
+        quarantine_reasons=e.reasons if isinstance(e, MemoryQuarantined) else (),
+        quarantine_score=e.score if isinstance(e, MemoryQuarantined) else None,
     )
 
 
@@ -253,6 +320,8 @@ def to_payload(doc: Document) -> dict[str, Any]:
         "context": doc.context,
         "signature": doc.signature or "",  # "kid:hex": the key id, then the HMAC
         "signed_provenance": None if doc.signed_provenance is None else list(doc.signed_provenance),
+        "quarantine_reasons": list(doc.quarantine_reasons),
+        "quarantine_score": doc.quarantine_score,
         **lifecycle_payload(doc),
     }
 
@@ -287,5 +356,7 @@ def from_payload(p: dict[str, Any]) -> Document:
         signature=str(p.get("signature") or "") or None,
         signed_provenance=None if p.get("signed_provenance") is None
         else tuple(str(x) for x in p["signed_provenance"]),
+        quarantine_reasons=tuple(str(r) for r in p.get("quarantine_reasons") or ()),
+        quarantine_score=None if p.get("quarantine_score") is None else float(p["quarantine_score"]),
         **lifecycle_fields(p),
     )

@@ -215,6 +215,15 @@ class Settings(BaseSettings):
         description="How often query appends the batched MemoryAccessed counts; 0: not recorded.",
     )
 
+    # Injection screening (security/screening.py): quarantine suspected injections.
+    screening: bool = Field(True, description="Screen turns at ingest and memories in reflect.")
+    screening_trust: dict[str, float] = Field(
+        default_factory=dict,
+        description='Trust per source, overriding the defaults, e.g. {"tool_output": 0.3}; '
+                    "lower trust, harder screening. Sources: user, assistant, tool_output, "
+                    "system, third_party.",
+    )
+
     @property
     def log_path(self) -> Path:
         return self.data_dir / "log" / "hindsight.sqlite3"

@@ -15,6 +15,7 @@ from hindsight_common.events.memories import (
     ReflectorInfo,
     SessionSummarized,
 )
+from hindsight_common.events.security import MemoryQuarantined, MemoryReleased, Source
 from hindsight_common.events.registry import (
     EVENT_TYPES,
     parse_event,
@@ -34,6 +35,8 @@ __all__ = [
     "MemoryExtracted",
     "MemoryForgotten",
     "MemoryKind",
+    "MemoryQuarantined",
+    "MemoryReleased",
     "MemoryReinforced",
     "MemorySuperseded",
     "ReflectionRequested",
@@ -41,6 +44,7 @@ __all__ = [
     "SessionSummarized",
     "Role",
     "SessionClosed",
+    "Source",
     "ToolCall",
     "parse_event",
     "register_event_type",

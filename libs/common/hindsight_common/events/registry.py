@@ -28,6 +28,7 @@ from hindsight_common.events.memories import (
     ReflectionRequested,
     SessionSummarized,
 )
+from hindsight_common.events.security import MemoryQuarantined, MemoryReleased
 
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -40,6 +41,8 @@ EVENT_TYPES: dict[str, type[Event]] = {
     "MemoryAccessed": MemoryAccessed,
     "SessionSummarized": SessionSummarized,
     "ReflectionRequested": ReflectionRequested,
+    "MemoryQuarantined": MemoryQuarantined,
+    "MemoryReleased": MemoryReleased,
     "AuditRecorded": AuditRecorded,
     "MemoriesMerged": MemoriesMerged,
     "MemorySuperseded": MemorySuperseded,

@@ -63,6 +63,10 @@ class Document:
     # The provenance the signature covers, when it can grow afterwards (a memory: the
     # event ids it was extracted from; consolidation adds reinforcing ones to event_ids).
     signed_provenance: tuple[str, ...] | None = None
+    # Quarantined documents only (type "quarantined"): why screening held it back, and
+    # its score (see ``security.screening``); shown to an admin who includes them.
+    quarantine_reasons: tuple[str, ...] = ()
+    quarantine_score: float | None = None
 
     @property
     def search_text(self) -> str:

@@ -1,0 +1,231 @@
+"""Injection and poisoning screening: is this content a fact or preference, or an
+instruction aimed at the agent, and should it be quarantined? (pure, deterministic)
+
+:class:`Screener` labels a text (an incoming turn, an extracted memory) with a score in
+[0, 1] and the reasons behind it, by family (``screening_patterns.FAMILIES``):
+
+- override: "ignore your previous instructions";
+- authority: "I am your developer", "SYSTEM:", "### new instructions", fake chat tokens;
+- directive: standing orders ("from now on respond with", "never mention", "store this as
+  a rule");
+- hidden: instructions a human would not see (HTML comments, white-on-white or hidden
+  elements, zero-width and bidi characters), and text addressed to "the AI reading this";
+- encoded: base64, hex, URL-escaped, rot13 or digit-spelled payloads, decoded and screened
+  again;
+- conditional: triggers that script a later answer ("when the user asks about X, tell
+  them Y"), and requests for secrets;
+- exfiltration: sending conversations, memories or credentials to a URL or address;
+- conflict: a low-trust memory that contradicts a more trusted one on the same
+  subject and key.
+
+Signs combine as independent evidence (score = 1 - Π(1 - weight), one weight per rule),
+and the quarantine threshold falls with the source's trust (``screening_trust``). Benign
+look-alikes survive because the rules name what is dropped or ordered ("my previous
+message" is not "your previous instructions"), and a sign inside quotes, in text that is
+discussing attacks, counts a quarter.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from hindsight_common.security.screening_decode import (
+    encoded_layers,
+    hidden_layers,
+    invisible_count,
+    normalise,
+)
+from hindsight_common.security.screening_patterns import RULES, Family
+from hindsight_common.security.screening_words import AGENT_ADDRESS, AGENT_WORDS, META, ORDER_START, QUOTED
+from hindsight_common.events.security import Source
+from hindsight_common.security.screening_trust import lowest, threshold, trust_table
+
+MAX_DEPTH = 2
+_QUOTE_DISCOUNT = 0.25
+_OWN = re.compile(r"\b(?:my|our|his|her|their|mum'?s|mom'?s|dad'?s|boss'?s|landlord'?s)\b", re.I)
+_YOURS = re.compile(r"\byour\b", re.I)
+_AUDIENCE = re.compile(r"the user|a user|users|the customer|a customer|customers|the human|the person|any(?:one)? user")
+_ORDERS: frozenset[Family] = frozenset({"override", "authority", "directive", "conditional", "exfiltration"})
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One sign of an attack: its family, why, how strong, and where it was found
+    ("text", or the layer it was hidden or encoded in)."""
+
+    family: Family
+    reason: str
+    weight: float
+    layer: str = "text"
+
+    def describe(self) -> str:
+        where = "" if self.layer == "text" else f" (in {self.layer})"
+        return f"{self.family}: {self.reason}{where}"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What screening concluded about one item."""
+
+    score: float
+    threshold: float
+    source: Source
+    trust: float
+    findings: tuple[Finding, ...]
+
+    @property
+    def quarantine(self) -> bool:
+        return self.score >= self.threshold
+
+    @property
+    def kind(self) -> Literal["statement", "instruction"]:
+        """"instruction" when it orders the agent about, "statement" (a fact or preference) otherwise."""
+        return "instruction" if any(f.family in _ORDERS and f.weight >= 0.3 for f in self.findings) else "statement"
+
+    @property
+    def families(self) -> tuple[Family, ...]:
+        return tuple(sorted({f.family for f in self.findings if f.weight >= 0.3}))
+
+    @property
+    def reasons(self) -> tuple[str, ...]:
+        ranked = sorted(self.findings, key=lambda f: -f.weight)
+        return tuple(dict.fromkeys(f.describe() for f in ranked))
+
+
+@dataclass(frozen=True)
+class Established:
+    """A memory already held, for the conflict check: its slot, value and trust."""
+
+    subject: str
+    key: str
+    value: str
+    trust: float
+
+
+def combine(findings: Iterable[Finding]) -> float:
+    """1 - Π(1 - w), counting each (family, reason) once at its strongest."""
+    best: dict[tuple[str, str], float] = {}
+    for f in findings:
+        slot = (f.family, f.reason)
+        best[slot] = max(best.get(slot, 0.0), f.weight)
+    return 1.0 - math.prod(1.0 - w for w in best.values())
+
+
+def _quoted_spans(text: str) -> list[tuple[int, int]]:
+    spans = [m.span() for m in QUOTED.finditer(text)]
+    if not spans:
+        return []
+    outside = "".join(text[a:b] for a, b in zip([0] + [e for _, e in spans], [s for s, _ in spans] + [len(text)]))
+    # Quotation only counts as discussion when the words around it talk about attacks.
+    return spans if META.search(outside) else []
+
+
+def _rule_findings(text: str, layer: str) -> list[Finding]:
+    quoted = _quoted_spans(text)
+    lowered = text.lower()
+    out: list[Finding] = []
+    for rule in RULES:
+        for m in rule.search_in(text, lowered):
+            weight = rule.weight
+            matched = m.group(0)
+            if rule.family == "override" and _OWN.search(matched) and not _YOURS.search(matched):
+                weight = min(weight, 0.25)  # "ignore my previous instructions": a correction
+            if rule.family == "conditional" and _AUDIENCE.fullmatch((m.groupdict().get("who") or "").lower()):
+                weight = 0.8  # "when the user asks ...": written about the user, to the agent
+            if any(a <= m.start() and m.end() <= b for a, b in quoted):
+                weight *= _QUOTE_DISCOUNT
+            out.append(Finding(rule.family, rule.reason, weight, layer))
+    return out
+
+
+def findings_of(text: str, layer: str = "text", depth: int = 0) -> list[Finding]:
+    """Every sign of an attack in ``text`` and in what it hides or encodes."""
+    norm = normalise(text)
+    out = _rule_findings(norm, layer)
+    if depth >= MAX_DEPTH:
+        return out
+    hidden = invisible_count(text)
+    if hidden:
+        out.append(Finding("hidden", f"{hidden} invisible character(s)", 0.3 if hidden < 3 else 0.45, layer))
+    lowered = norm.lower()
+    address = AGENT_ADDRESS.search(norm) if any(w in lowered for w in AGENT_WORDS) else None
+    if address is not None:
+        quoted = any(a <= address.start() and address.end() <= b for a, b in _quoted_spans(norm))
+        out.append(Finding("hidden", "addresses an AI reading the content", 0.65 * (_QUOTE_DISCOUNT if quoted else 1),
+                           layer))
+    for found in hidden_layers(text):
+        inner = findings_of(found.text, found.how, depth + 1)
+        if combine(inner) >= 0.3:
+            out.append(Finding("hidden", f"orders hidden in {found.how} markup", max(0.6, combine(inner)), layer))
+            out += inner
+    plain = combine(out)
+    seen = {f.reason for f in out}
+    for found in encoded_layers(norm, readings=depth == 0):
+        inner = findings_of(found.text, found.how, depth + 1)
+        whole = found.how in ("rot13", "leet", "url")
+        if whole:  # a reading of the whole text: only what the plain text did not already show
+            inner = [f for f in inner if f.reason not in seen]
+        score = combine(inner)
+        # A reading of the whole text (rot13, digits as letters) matters only when it says
+        # much more than the text itself; an extracted payload whenever it orders.
+        if not whole and score < 0.5 and ORDER_START.match(found.text):
+            # Data has no reason to be encoded as a sentence that gives orders.
+            out.append(Finding("encoded", f"{found.how} payload that decodes to an order", 0.6, layer))
+        elif score >= 0.5 and (not whole or score > plain + 0.2):
+            families = ", ".join(sorted({f.family for f in inner if f.weight >= 0.3}))
+            out.append(Finding("encoded", f"{found.how} payload that decodes to {families}",
+                               max(0.75, score), layer))
+    return out
+
+
+class Screener:
+    """Screens texts and memories against a trust table (``Settings.screening_trust``)."""
+
+    def __init__(self, trust: Mapping[str, float] | None = None) -> None:
+        self.trust = trust_table(trust)
+
+    def screen(self, text: str, source: Source) -> Verdict:
+        """The verdict on one text from ``source``."""
+        trust = self.trust[source]
+        found = tuple(findings_of(text))
+        return Verdict(combine(found), threshold(trust), source, trust, found)
+
+    def screen_memory(
+        self, content: str, sources: Iterable[Source], *, subject: str = "", key: str = "", value: str = "",
+        known: Sequence[Established] = (),
+    ) -> Verdict:
+        """The verdict on an extracted memory: its text, at the trust of the least trusted
+        turn it came from, plus a conflict with any more trusted memory on its slot."""
+        source, trust = lowest(sources, self.trust)
+        found = findings_of(content)
+        found += conflicts(subject, key, value, trust, known)
+        return Verdict(combine(found), threshold(trust), source, trust, tuple(found))
+
+
+CONFLICT_MARGIN = 0.2
+
+
+def conflicts(subject: str, key: str, value: str, trust: float, known: Sequence[Established]) -> list[Finding]:
+    """A finding for each memory on the same subject and key, with another value, that is
+    trusted at least ``CONFLICT_MARGIN`` more than this one (a user correcting their own
+    fact is an update, left to consolidation; a web page overriding it is poisoning)."""
+    def norm(s: str) -> str:
+        return " ".join(s.lower().split())
+
+    if not key or not value:
+        return []
+    return [
+        Finding("conflict", f"contradicts a more trusted memory on {key}", 0.6)
+        for k in known
+        if norm(k.key) == norm(key) and norm(k.subject) == norm(subject) and norm(k.value) != norm(value)
+        and k.trust >= trust + CONFLICT_MARGIN
+    ][:1]
+
+
+def screen_all(screener: Screener, items: Sequence[tuple[str, Source]]) -> list[Verdict]:
+    """Verdicts for many texts, in order (the benchmark's and ingest's batch form)."""
+    return [screener.screen(text, source) for text, source in items]

@@ -1,0 +1,170 @@
+"""What screening reads besides the visible text (pure): normalised text, text hidden
+from a human reader (HTML comments, invisible styling, zero-width and bidi characters),
+and encoded payloads (base64, hex, URL escapes, rot13, digit-for-letter spelling).
+
+Each function returns the *texts to screen again*; screening decides what they mean.
+Decoding is bounded: a few candidates per kind, capped lengths, printable results only,
+so a megabyte of base64 costs no more than its first few blobs.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import codecs
+import re
+import unicodedata
+from dataclasses import dataclass
+from urllib.parse import unquote
+
+#: Zero-width and bidirectional-control characters: invisible to a reader, used to split
+#: trigger words or reorder what a human sees. (U+200D, the emoji joiner, is left alone.)
+INVISIBLE = re.compile("[\u200b\u200c\u200e\u200f\u2060-\u2064\u2066-\u2069\u202a-\u202e\u00ad\ufeff\u180e]")
+_COMMENT = re.compile(r"<!--(.*?)(?:-->|$)", re.S)
+_HIDING_STYLE = re.compile(
+    r"<(\w+)[^>]*style\s*=\s*[\"'][^\"']*(?:color\s*:\s*(?:white|#fff\b|#ffffff|rgba?\(\s*255\s*,\s*255\s*,"
+    r"\s*255)|font-size\s*:\s*(?:0|1(?:\.\d+)?(?:px|pt))\b|color\s*:\s*#f[a-f]f[a-f]f[a-f]\b|display\s*:\s*none|visibility\s*:\s*hidden|opacity\s*:\s*0(?:\.0+)?\b|"
+    r"height\s*:\s*0|width\s*:\s*0)[^\"']*[\"'][^>]*>(.*?)(?:</\1>|$)",
+    re.I | re.S,
+)
+_HIDING_FONT = re.compile(
+    r"<(font)[^>]*color\s*=\s*[\"']?(?:white|#fff\b|#ffffff)[^>]*>(.*?)(?:</font>|$)", re.I | re.S)
+_HIDDEN_ATTR = re.compile(r"<(\w+)[^>]*\s(?:hidden|aria-hidden\s*=\s*[\"']true[\"'])[^>]*>(.*?)(?:</\1>|$)", re.I | re.S)
+#: Attributes a reader never sees as text but an agent reading the markup does.
+_ATTRIBUTE = re.compile(r"\b(?:alt|title|content|aria-label|data-[\w-]+)\s*=\s*(?:\"([^\"]{12,})\"|'([^']{12,})')", re.I)
+_TAG = re.compile(r"<[^>]{1,200}>")
+_BASE64 = re.compile(r"(?<![\w+/-])[A-Za-z0-9+/_-]{16,}={0,2}")
+_HEX = re.compile(r"(?<![0-9A-Za-z])(?:[0-9a-fA-F]{2}[\s:]?){12,}")
+_URL_ESCAPES = re.compile(r"(?:%[0-9a-fA-F]{2}.*){4,}", re.S)
+_LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"})
+_LEET_WORD = re.compile(r"\b(?=\w*[a-z])(?=\w*[013457@$])[\w@$]{3,}\b", re.I)
+_WORD = re.compile(r"[A-Za-z]+")
+#: Words so common in English that a run of words without any is not plain English
+#: (rot13 turns every one of them into something else: "the" -> "gur").
+_COMMON = frozenset(
+    "the a an and or to of in on at for is are was were be it this that you your i me my we our he she "
+    "they them with as by from not do have has will can all so if but what just about up out no yes".split())
+_CHAT_WORDS = {"u": "you", "ur": "your", "pls": "please", "plz": "please", "ppl": "people", "msg": "message",
+               "msgs": "messages", "prev": "previous", "instrs": "instructions"}
+_CHAT_WORD = re.compile(r"(?<![\w'’])(?:" + "|".join(_CHAT_WORDS) + r")(?![\w'’])", re.I)
+MAX_CANDIDATES = 4
+MAX_DECODED = 4000
+
+
+@dataclass(frozen=True)
+class Layer:
+    """A text found inside the content, and how it was found."""
+
+    how: str  # "comment", "styled", "invisible", "base64", "hex", "url", "rot13", "leet"
+    text: str
+
+
+def normalise(text: str) -> str:
+    """Compatibility-folded (NFKC: full-width and styled letters become plain ones), without
+    invisible characters, whitespace collapsed. Screening matches on this form."""
+    folded = unicodedata.normalize("NFKC", text)
+    plain = re.sub(r"[ \t\r\f\v]+", " ", INVISIBLE.sub("", folded))
+    # Chat spelling ("forget ur rules", "can u") reads as the words it stands for.
+    return _CHAT_WORD.sub(lambda m: _CHAT_WORDS[m.group(0).lower()], plain)
+
+
+def invisible_count(text: str) -> int:
+    return len(INVISIBLE.findall(text))
+
+
+def hidden_layers(text: str) -> list[Layer]:
+    """Text a human reader would not see: HTML comments, invisibly styled elements, and
+    attributes (alt, title, meta content) long enough to say something."""
+    out = [Layer("comment", m.group(1)) for m in _COMMENT.finditer(text)][:MAX_CANDIDATES]
+    for pattern in (_HIDING_STYLE, _HIDING_FONT, _HIDDEN_ATTR):
+        out += [Layer("styled", _TAG.sub(" ", m.group(2))) for m in pattern.finditer(text)][:MAX_CANDIDATES]
+    out += [Layer("attribute", m.group(1) or m.group(2)) for m in _ATTRIBUTE.finditer(text)][:MAX_CANDIDATES]
+    return [layer for layer in out if layer.text.strip()]
+
+
+def _printable(raw: bytes) -> str | None:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    letters = sum(c.isalpha() or c.isspace() for c in text)
+    # Decoded instructions are words and spaces; hashes, images and keys are not.
+    if len(text) < 8 or " " not in text or letters < 0.8 * len(text):
+        return None
+    return text[:MAX_DECODED]
+
+
+def _from_base64(blob: str) -> str | None:
+    padded = blob + "=" * (-len(blob) % 4)
+    try:
+        raw = base64.urlsafe_b64decode(padded) if ("-" in blob or "_" in blob) else base64.b64decode(padded)
+    except (binascii.Error, ValueError):
+        return None
+    return _printable(raw)
+
+
+def _from_hex(blob: str) -> str | None:
+    digits = re.sub(r"[\s:]", "", blob)
+    if len(digits) % 2:
+        digits = digits[:-1]
+    try:
+        return _printable(bytes.fromhex(digits))
+    except ValueError:
+        return None
+
+
+def encoded_layers(text: str, readings: bool = True) -> list[Layer]:
+    """Encoded payloads that decode to readable text: base64, hex, URL escapes, and (with
+    ``readings``) the whole text read as rot13 and with digits read as letters (cheap,
+    and their readings only matter if they contain an instruction)."""
+    out: list[Layer] = []
+    for how, pattern, decode in (("base64", _BASE64, _from_base64), ("hex", _HEX, _from_hex)):
+        found = 0
+        for m in pattern.finditer(text):
+            decoded = decode(m.group(0))
+            if decoded is not None:
+                out.append(Layer(how, decoded))
+                found += 1
+            if found >= MAX_CANDIDATES:
+                break
+    if _URL_ESCAPES.search(text):
+        out.append(Layer("url", unquote(text)[:MAX_DECODED]))
+    if not readings:
+        return out
+    runs = _uncommon_runs(text[:MAX_DECODED])
+    if runs:
+        decoded = codecs.encode(" ... ".join(runs), "rot13")
+        if _reads_as_english(decoded):  # names and jargon read as rot13 are gibberish: not worth screening
+            out.append(Layer("rot13", decoded))
+    if _LEET_WORD.search(text):
+        out.append(Layer("leet", _LEET_WORD.sub(lambda m: m.group(0).translate(_LEET), text[:MAX_DECODED])))
+    return out
+
+
+def _reads_as_english(text: str) -> bool:
+    """Whether ``text`` has common English words about as often as English does."""
+    words = _WORD.findall(text)
+    common = sum(w.lower() in _COMMON for w in words)
+    return common >= max(1, len(words) // 8)
+
+
+def _uncommon_runs(text: str, at_least: int = 3) -> list[str]:
+    """Stretches of ``at_least`` or more words none of which is a common English word:
+    where a rot13 payload would be (plain English has a common word every few words), so
+    only those are read as rot13."""
+    runs: list[str] = []
+    start: int | None = None
+    end = 0
+    count = 0
+    for m in _WORD.finditer(text):
+        if m.group(0).lower() in _COMMON:
+            if count >= at_least and start is not None:
+                runs.append(text[start:end])
+            start, count = None, 0
+            continue
+        if start is None:
+            start = m.start()
+        end, count = m.end(), count + 1
+    if count >= at_least and start is not None:
+        runs.append(text[start:end])
+    return runs

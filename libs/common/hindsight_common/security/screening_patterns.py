@@ -1,0 +1,53 @@
+"""The textual signs of an instruction aimed at the agent, by attack family (pure data):
+the rules of ``screening_rules_claims`` (override, authority) and ``screening_rules_orders``
+(directive, conditional, exfiltration), each with its cheap pre-check.
+
+Each rule is a regular expression over normalised text (see ``screening_decode``) with a
+weight in (0, 1]: how strongly one match alone says "this is an attack". Weights are
+deliberately modest for signs that ordinary speech also produces (an imperative
+"always ...", a vocative "assistant, ..."), so that only several signs together, or one
+sign in low-trust text, reach the quarantine threshold. What the words are *about*
+matters more than the words: "ignore my previous message" is a correction, "ignore your
+previous instructions" an override, so the rules name instruction-like objects.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from hindsight_common.security.screening_rule import FAMILIES, Family, Rule
+from hindsight_common.security.screening_rules_claims import CLAIMS
+from hindsight_common.security.screening_rules_orders import ORDERS
+
+__all__ = ["FAMILIES", "Family", "RULES", "Rule"]
+
+_WHO_WORDS = ("user", "customer", "anyone", "anybody", "someone", "somebody", "people", "person", "they", "he ",
+              "she ", "human", "topic", "asked", "comes up", "mention", "question", "request")
+#: Cheap pre-checks for the rules that are expensive to try everywhere (by reason).
+_NEEDS_BY_REASON: dict[str, tuple[str, ...]] = {
+    "asks to send data to an outside address": ("@", "://", "webhook", "pastebin", "discord", "telegram", ".example",
+                                                 ".com", ".net", ".org", ".io", ".ru", ".cn", ".xyz", ".top", ".info",
+                                                 ".biz", ".co"),
+    "asks to drop earlier instructions (another language)": (
+        "忽略", "无视", "忽视", "不要理会", "忘记", "忘掉", "ignor", "olvida", "descarta", "omite", "oublie", "vergiss",
+        "missachte", "esque", "desconsidere", "dimentica", "игнорир", "забудь"),
+    "a standing order from now on (another language)": (
+        "从现在开始", "从今以后", "以后", "a partir de", "désormais", "à partir de maintenant", "ab sofort", "von nun an",
+        "d'ora in poi", "с этого момента", "отныне"),
+    "names the system prompt (another language)": ("系统", "prompt", "invite", "system", "сист"),
+    "tells the agent what it must do": ("ai", "llm", "model", "bot", "assistant", "agent", "gpt"),
+    "asks to pass every conversation on": ("all ", "every", "each", "any "),
+    "a standing order from now on": ("from now", "from this", "from here", "henceforth", "hereafter", "going forward",
+                                     "as of now", "starting", "from today", "future", "whenever you", "for the rest",
+                                     "permanently", "forever", "for good"),
+    "an address that receives data": ("@", "://", "webhook", "pastebin", "discord", "telegram"),
+    "an image or link that carries data out": ("://",),
+    "asks for past conversations or other users' data": ("conversation", "chat", "message", "memor", "session",
+                                                         "other user"),
+    "puts something into every answer": ("every", "each", "all ", "any "),
+    "tells it what to do to the user": ("user", "customer"),
+    "a trigger that scripts a later answer": _WHO_WORDS,
+    "an always/never order about the agent's audience": ("always", "never", "only"),
+    "an always/never order about answers": ("always", "never", "only", "don't ever", "do not ever"),
+}
+RULES: tuple[Rule, ...] = tuple(replace(r, needs=_NEEDS_BY_REASON.get(r.reason, r.needs)) for r in CLAIMS + ORDERS)

@@ -1,0 +1,48 @@
+"""A screening rule: a regular expression over normalised text, its attack family, and a
+weight in (0, 1], how strongly one match alone says "this is an attack" (pure data)."""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from hindsight_common.security.screening_words import RULE_WORDS
+
+Family = Literal[
+    "override", "authority", "directive", "hidden", "encoded", "conditional", "exfiltration", "conflict",
+]
+FAMILIES: tuple[Family, ...] = (
+    "override", "authority", "directive", "hidden", "encoded", "conditional", "exfiltration", "conflict",
+)
+
+
+@dataclass(frozen=True)
+class Rule:
+    family: Family
+    reason: str
+    weight: float
+    pattern: re.Pattern[str]
+    # Cheap pre-check: the rule can only match lower-cased text containing one of these
+    # (empty: always try it). Most text has none, and a substring test is far cheaper
+    # than a large alternation tried at every position.
+    needs: tuple[str, ...] = ()
+
+    def search_in(self, text: str, lowered: str) -> list[re.Match[str]]:
+        if self.needs and _needs_pattern(self.needs).search(lowered) is None:
+            return []
+        return list(self.pattern.finditer(text))
+
+
+@functools.cache
+def _needs_pattern(needs: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile("|".join(re.escape(n) for n in needs))
+
+
+_NEEDS: dict[str, tuple[str, ...]] = {"override": RULE_WORDS}
+
+
+def rule(family: Family, reason: str, weight: float, pattern: str, flags: int = re.I,
+          needs: tuple[str, ...] | None = None) -> Rule:
+    return Rule(family, reason, weight, re.compile(pattern, flags), _NEEDS.get(family, ()) if needs is None else needs)

@@ -1,0 +1,228 @@
+"""Screening rules of the override and authority families: dropping the agent's own
+instructions, and claims to be someone it must obey or to speak in its prompt's voice."""
+
+from __future__ import annotations
+
+
+from hindsight_common.security.screening_rule import Rule, rule
+from hindsight_common.security.screening_words import (
+    AGENT,
+    DROP,
+    EARLIER,
+    GIVEN,
+    ROLE,
+    RULE_NOUNS,
+    W,
+)
+
+CLAIMS: tuple[Rule, ...] = (
+    # override: dropping the agent's own instructions
+    rule("override", "asks to drop earlier instructions", 0.9,
+          rf"\b{DROP}\W+(?:{W}\W+){{0,4}}?{EARLIER}\W+(?:{W}\W+){{0,2}}?{RULE_NOUNS}"),
+    rule("override", "asks to drop the instructions it was given", 0.85,
+          rf"\b{DROP}\W+(?:{W}\W+){{0,4}}?{RULE_NOUNS}\W+(?:that\s+)?(?:{GIVEN}|you (?:follow|obey|have)|(?:placed|imposed|put|set) (?:on|upon|for) you|"
+          rf"you (?:operate|work|run) (?:under|with))"),
+    rule("override", "says the rules it follows are wrong", 0.8,
+          rf"\b{RULE_NOUNS}\s+(?:that\s+)?you\s+(?:follow|obey|have|were given|operate under|work under)\s+(?:are|is)\s+"
+          r"(?:now\s+|all\s+)?(?:outdated|obsolete|wrong|void|cancel+ed|invalid|replaced|no longer valid|fake|"
+          r"mistaken|broken)"),
+    rule("override", "says none of its rules count", 0.8,
+          rf"\bnone of (?:your|the|its)\s+(?:\w+\s+)?(?:{RULE_NOUNS}|directions)\s+(?:count|counts|matter|matters|apply|"
+          r"applies|stand|stands|hold|holds)\b|\b(?:previous|prior|earlier|original) directions\b"),
+    rule("override", "declares its setup over", 0.8,
+          r"\byour\s+(?:earlier\s+|previous\s+|prior\s+|original\s+|old\s+|current\s+|initial\s+)?(?:setup|set-up|"
+          r"instructions|rules|guidelines|context|persona|programming|configuration|orders|task|mission|role)\s+"
+          r"(?:is|are|was|were)\s+(?:now\s+)?(?:irrelevant|over|void|cancel+ed|obsolete|outdated|invalid|"
+          r"meaningless|gone|finished|done|replaced|suspended)\b"),
+    rule("override", "says the real instructions start here", 0.7,
+          r"\b(?:real|actual|true|new|proper)\s+(?:instructions|task|orders|rules|prompt)\s+(?:begin|start|follow|"
+          r"are below|come now)|\b(?:the\s+)?(?:conversation|chat|session|everything)\s+(?:so far|above|until now)\s+"
+          r"(?:was|is)\s+(?:a|an|just a)\s+(?:simulation|test|game|joke|fake|drill|exercise)\b|\bNEW CONTEXT\s*:",
+          needs=()),
+    rule("override", "asks to set its rules aside", 0.8,
+          rf"\b(?:set|put|push|leave|cast|lay)\s+(?:all\s+)?(?:of\s+)?(?:your|the|all|any|those|these)\s+(?:{W}\s+)?"
+          rf"{RULE_NOUNS}\s+aside\b"),
+    rule("override", "hands control to someone else", 0.55,
+          r"\bdo (?:whatever|anything|everything) (?:the sender|the author|this (?:page|email|message|document)|"
+          r"i|we|they|he|she) (?:says?|asks?|tells? you|wants?|requests?|instructs?)\b"),
+    rule("override", "says it need not follow its rules", 0.75,
+          rf"\byou (?:no longer|don'?t|do not|won'?t|will not|needn'?t|need not)\s+(?:have|need|got)?\s*(?:to\s+)?"
+          rf"(?:follow|obey|respect|observe|stick to|adhere to|abide by|care about)\s+(?:any\s+)?(?:of\s+)?(?:your|the|"
+          rf"those|these|its)\s+(?:{W}\s+)?{RULE_NOUNS}|\b(?:i'?ve|i have|we'?ve|we have)\s+(?:unlocked|jailbroken|"
+          r"freed|liberated)\s+you\b|\byou (?:are|'re) (?:now )?(?:unlocked|jailbroken|liberated)\b"),
+    rule("override", "asks to drop the agent's rules", 0.8,
+          rf"\b{DROP}\W+(?:all\W+|any\W+)?(?:of\W+)?(?:your|the assistant'?s|the model'?s)\W+"
+          rf"(?:{W}\W+){{0,2}}?{RULE_NOUNS}"),
+    rule("override", "asks to disregard everything before it", 0.8,
+          r"\b(?:ignore|disregard|forget)\s+(?:everything|all(?: of)?(?: that| this)?|anything)\s+"
+          r"(?:above|before this|prior|earlier|written above|you (?:were|have been|'ve been) told|"
+          r"you know|said (?:above|before))"),
+    rule("override", "declares earlier instructions void", 0.85,
+          rf"\b(?:{EARLIER}\W+(?:{W}\W+)?{RULE_NOUNS}(?!\s+(?:for|of|on|about|in|from|regarding)\s+(?!you\b))|"
+          rf"{RULE_NOUNS}\W+(?:{W}\W+){{0,2}}?(?:{GIVEN}|above|before "
+          rf"this|so far|until now)|your\W+(?:{W}\W+)?{RULE_NOUNS})\W+(?:{W}\W+){{0,3}}?(?:(?:(?:are|is|were|was|"
+          r"have been|has been)\W+)?(?:now\W+|just\W+|only\W+|hereby\W+)?(?:void|null|cancel+ed|revoked|invalid|"
+          r"switched off|turned off|disabled|removed|off|"
+          r"no longer valid|overridden|suspended|lifted|a test|fake|not real|a joke|rescinded|withdrawn|"
+          r"superseded by (?:this|these|the following))|"
+          r"(?:don'?t|do not|no longer|doesn'?t|does not)\W+(?:exist|apply|matter|count|bind you))"),
+    rule("override", "asks to drop rules from earlier context", 0.85,
+          rf"\b{DROP}\W+(?:{W}\W+){{0,3}}?{RULE_NOUNS}\W+(?:{W}\W+){{0,3}}?(?:your|previous|prior|earlier|"
+          r"above|original|system|initial)\b"),
+    rule("override", "says what it was told no longer counts", 0.75,
+          r"\b(?:whatever|everything|anything|all|what)\s+(?:that\s+)?(?:you were|you've been|you have been|you "
+          r"were ever|you got|you've got)\s+(?:told|instructed|given|taught|programmed|asked)\b[^.!?\n]{0,60}?"
+          r"\b(?:doesn'?t|does not|don'?t|no longer|is|are|isn'?t|won'?t)\s+(?:matter|count|apply|cancel+ed|void|"
+          r"valid|relevant|important|binding)|\b(?:everything|all|whatever)\s+(?:you were|you've been|you have "
+          r"been)\s+(?:told|instructed|given)\s+(?:before|earlier|so far|until now|previously)"),
+    rule("override", "says it may ignore its rules", 0.7,
+          rf"\b(?:you are|you're|you will be|feel)\s+(?:now\s+)?(?:free|allowed|permitted|welcome|authori[sz]ed|"
+          rf"entitled)\s+to\s+(?:ignore|disregard|break|bypass|skip|forget|drop)\b"),
+    rule("override", "asks it to reset itself", 0.4,
+          r"\b(?:reset|reboot|restart|reinitiali[sz]e)\s+(?:yourself|your (?:memory|context|mind|brain|state))|"
+          r"\bfactory (?:settings|reset|defaults)\b"),
+    rule("override", "orders it to follow only this text", 0.6,
+          r"\b(?:follow|obey|heed|execute|comply with)\s+only\s+(?:this|these|the text|the following|the "
+          r"instructions|what|my)\b|\b(?:follow|obey)\s+(?:only\s+)?the\s+(?:text|steps|instructions)\s+"
+          r"(?:below|that follow|in this (?:page|document|message|email))"),
+    rule("override", "asks to act as if it had no rules", 0.8,
+          rf"\byou (?:were|have been|had been|'ve been)?\s*never (?:been )?given (?:any )?{RULE_NOUNS}|"
+          rf"\b(?:pretend|imagine|act as if|act as though|behave as if|behave as though|as though|assume)\W+(?:that\W+)?(?:{W}\W+){{0,3}}?(?:your|the|"
+          rf"any|all)\W+(?:{W}\W+)?{RULE_NOUNS}|\byou (?:have|had) no (?:{W}\W+)?{RULE_NOUNS}"),
+    rule("override", "announces new instructions", 0.5,
+          r"\b(?:new|updated|real|actual|revised|true|secret|hidden)\s+(?:task|instructions?|rules?|"
+          r"directives?|objective|goal|prompt|orders)\s*(?:[:\-–]|(?:is|are)\b)"),
+    rule("override", "asks to turn off safeguards", 0.65,
+          r"\b(?:disable|turn off|deactivate|remove|switch off|bypass|lift|suspend|circumvent)\s+"
+          r"(?:your|the|all|any)?\s*(?:\w+\s+)?(?:filters?|safety|safeguards?|guardrails?|restrictions|"
+          r"moderation|content polic\w+|limits|censorship|logging|monitoring|auditing|audit|tracking)"),
+    rule("override", "declares safeguards disabled", 0.65,
+          r"\b(?:safety|security|content|moderation|compliance|filter|guardrails?)\s+(?:mode|filters?|checks?|rules)\s+"
+          r"(?:is\s+|are\s+)?"
+          r"(?:now\s+)?(?:disabled|off|removed|lifted|suspended|paused|turned off|deactivated|bypassed)"),
+    # The commonest overrides in other languages (Chinese, Spanish, French, German, Portuguese,
+    # Italian, Russian): not a translation of every rule, the sign seen most in the wild.
+    rule("override", "asks to drop earlier instructions (another language)", 0.85,
+          r"(?:忽略|无视|忽视|不要理会|忘记|忘掉)(?:你|您)?(?:之前|以前|先前|上面|上述|所有|全部|此前)?(?:的)?(?:所有|全部|一切)?(?:的)?"
+          r"(?:指令|指示|规则|提示|命令|设定|说明)|"
+          r"\b(?:ignora|olvida|descarta|omite)\s+(?:\w+\s+){0,3}?(?:instrucciones|reglas|indicaciones)\b|"
+          r"\b(?:ignore[rz]?|oublie[rz]?)\s+(?:\w+\s+){0,3}?(?:instructions|consignes|règles)\s+(?:précédentes|"
+          r"antérieures)|\b(?:ignore[rz]|oublie[rz]?)\s+(?:\w+\s+){0,3}?(?:instructions|consignes|règles)\b|"
+          r"\b(?:ignoriere|vergiss|missachte)\s+(?:\w+\s+){0,3}?(?:anweisungen|regeln|instruktionen)\b|"
+          r"\b(?:ignore|esqueça|esqueca|desconsidere)\s+(?:\w+\s+){0,3}?(?:instruções|instrucoes|regras)\b|"
+          r"\b(?:ignora|dimentica)\s+(?:\w+\s+){0,3}?(?:istruzioni|regole)\b|"
+          r"\b(?:игнорируй|забудь)\s+(?:\w+\s+){0,3}?(?:инструкции|указания|правила)",
+          needs=()),
+    rule("directive", "a standing order from now on (another language)", 0.5,
+          r"(?:从现在开始|从今以后|以后)(?:你)?(?:必须|要|只能|总是|永远)|\ba partir de ahora\b|\bdésormais\b|"
+          r"\bà partir de maintenant\b|\bab sofort\b|\bvon nun an\b|\ba partir de agora\b|\bd'ora in poi\b|"
+          r"\bс этого момента\b|\bотныне\b"),
+    rule("authority", "names the system prompt (another language)", 0.5,
+          r"系统提示|系统指令|\bprompt del sistema\b|\binvite système\b|\bsystem-?prompt\b|\bsystemanweisung\b|"
+          r"\bprompt do sistema\b|\bсистемн(?:ый|ые) (?:промпт|инструкции)\b"),
+    # authority: claims to be someone the agent must obey, fake prompt structure
+    rule("authority", "claims to be the agent's developer or operator", 0.75,
+          rf"\b(?:i am|i'm|this is|speaking as|as|it's)\s+(?:\w+\s+)?(?:your|the assistant'?s|the ai'?s|the model'?s)"
+          rf"\s+(?:{W}\s+)?{ROLE}s?\b"),
+    rule("authority", "claims to run this assistant", 0.75,
+          rf"\b(?:i am|i'm|we are|we're|this is|as)\s+(?:the|its)\s+(?:{W}\s+)?{ROLE}s?\s+(?:of|for|behind)\s+"
+          rf"(?:this|the|you|your)\s*(?:{AGENT}|system|service|platform|deployment|instance)?\b"),
+    rule("authority", "invokes superuser powers", 0.5, r"\bsudo\b\s*[:\-]|\bsudo (?:mode|access|command)\b"),
+    rule("authority", "says something obliges it", 0.4,
+          r"\b(?:requires|obliges|compels|forces|obligates|mandates)\s+(?:you|the assistant|the ai|the model)\s+to\b"),
+    rule("authority", "claims to work on the agent's team", 0.6,
+          rf"\b(?:i am|i'm|we are|we're)\s+(?:an?\s+|the\s+)?(?:{W}\s+)?(?:{ROLE}|member|staff)s?\s+(?:on|in|from|of|at)\s+"
+          r"your\s+(?:\w+\s+)?(?:team|company|lab|staff|developers|vendor|provider)\b"),
+    rule("authority", "gives the agent a direct order", 0.45,
+          r"\bi (?:hereby )?(?:order|command|instruct|direct|authori[sz]e) you to\b"),
+    rule("authority", "claims to come from the agent's makers", 0.55,
+          r"\b(?:from|by|of)\s+your\s+(?:(?:development|dev|engineering|safety|security|ops|ai|model|trust and "
+          r"safety)\s+team|developers?|creators?|makers?|operators?|owners?|programmers?|administrators?|"
+          r"(?:ai\s+|model\s+|llm\s+)?(?:provider|vendor|company)(?:'s)?)\b"),
+    rule("authority", "rewrites the agent's rules", 0.6,
+          rf"\b(?:update|change|modify|rewrite|replace|amend|extend|reset)\s+your\s+(?:{W}\s+)?(?:{RULE_NOUNS}|"
+          r"system prompt|behaviou?r|persona|memory)"),
+    rule("authority", "claims to be the system or its administrator", 0.35,
+          r"\b(?:this is|message from|notice from|speaking for|on behalf of)\s+(?:the|your)\s+(?:system|"
+          r"system administrator|sysadmin|administrator|admin|developers?|operators?|security team|"
+          r"moderators?|platform)\b"),
+    rule("authority", "claims to speak for the model's vendor", 0.6,
+          r"\b(?:message|notice|update|instructions?|memo|directive)s?\s+from\s+(?:the\s+)?(?:openai|"
+          r"anthropic|google deepmind|google|microsoft|meta ai|your (?:developers?|creators?|operators?)|the (?:model|ai|"
+          r"llm) (?:provider|vendor|company|developers?|makers?))"),
+    rule("authority", "says the agent's rules have changed", 0.6,
+          r"\byour\s+(?:policies|policy|rules|instructions|guidelines|programming|configuration|settings|"
+          r"system prompt|directives)\s+(?:have|has|were|was)\s+(?:just\s+)?(?:been\s+)?(?:changed|"
+          r"updated|replaced|modified|revised|rewritten)"),
+    rule("authority", "fake chat-template tokens", 0.85,
+          r"<\|[a-z_]{2,20}\|>|\[/?INST\]|<</?SYS>>|<\|?(?:im_start|im_end|endoftext)\|?>|"
+          r"<(?:/?system|/?assistant)>"),
+    rule("authority", "a system or developer role line", 0.5,
+          r"(?:^|\n|[.!?]\s+|>\s*|\(|\]\s*|//\s*|#\s*|/\*\s*|--\s*|<!--\s*)\s*(?:SYSTEM|ADMIN|DEVELOPER|ROOT|SYSTEM PROMPT|SYSTEM MESSAGE|"
+          r"SYSTEM NOTE|SYSTEM OVERRIDE)\s*:", 0),
+    rule("authority", "a bracketed system or admin tag", 0.35,
+          r"\[\s*(?:SYSTEM|ADMIN|DEVELOPER|ROOT|OPERATOR)(?:\s+[A-Z]+)?\s*\]|<\s*(?:SYSTEM|ADMIN)\s*>", 0),
+    rule("authority", "a system role line", 0.35,
+          r"(?:^|\n|[.!?]\s+|>\s*)\s*(?:system|developer|admin|root|system prompt|system message)\s*:"),
+    rule("authority", "frames text as a system prompt", 0.7,
+          r"\b(?:begin|start|end|beginning)\s+(?:of\s+)?(?:the\s+)?(?:new\s+)?(?:system|developer|admin|hidden|"
+          r"real)\s+(?:prompt|message|instructions?)\b|[\"']role[\"']\s*:\s*[\"'](?:system|developer)[\"']"),
+    rule("authority", "claims to have made the agent", 0.75,
+          r"\bthe\s+(?:person|one|team|company|people|guy|engineer|lab)\s+(?:who|that)\s+(?:built|made|created|"
+          r"trained|programmed|designed|deployed|owns|runs|controls|coded)\s+you\b"),
+    rule("authority", "claims to run the agent", 0.6,
+          r"\b(?:who|that)\s+(?:built|made|created|trained|programmed|designed|deployed|owns|runs|controls|coded|"
+          r"maintains|operates|manages|configured|administers)\s+you\b"),
+    rule("authority", "claims an administrator's authorisation", 0.5,
+          r"\b(?:authori[sz]ed|approved|sanctioned|signed off)\s+by\s+(?:the\s+)?(?:\w+\s+)?(?:admins?|"
+          r"administrators?|developers?|operators?|owners?|security team|it department)\b"),
+    rule("authority", "an override tag", 0.6,
+          r"<\s*/?\s*(?:system|admin|developer|root)[_-]\w*\s*>"),
+    rule("authority", "switches safeguards off in a setting", 0.6,
+          r"\b(?:safety|safe_?mode|filters?|moderation|guardrails?|restrictions?|censorship|obey_\w+)\s*[=:]\s*"
+          r"(?:false|off|0|disabled|none|true)\b"),
+    rule("authority", "updates the agent's configuration", 0.5,
+          rf"\b{AGENT}'?s?\s+(?:configuration|config|settings|policy|rules|instructions)\s+(?:update|change|"
+          r"override|patch)\b|\byour\s+new\s+(?:default|standing (?:instruction|order)|rule|instruction|"
+          r"directive|policy|behaviou?r)\b|\bstanding (?:instruction|order|directive)\b"),
+    rule("authority", "claims special privileges", 0.45,
+          r"\b(?:elevated|admin|administrator|root|special|unrestricted|superuser|god)\s+(?:privileges|access|"
+          r"permissions|rights|clearance)\b|\bcomply\s+(?:fully|immediately|without question|at once)\b|"
+          r"\bfull compliance\b"),
+    rule("authority", "declares an override", 0.5,
+          r"\b(?:priority|admin|administrator|emergency|security|system|developer|operator|root|master)\s+"
+          r"override\b|\boverride (?:mode|command|authori[sz]ation)\b"),
+    rule("authority", "quotes an override code", 0.3, r"\boverride code\b"),
+    rule("authority", "claims to be an administrator or insider", 0.5,
+          r"\b(?:admin|administrator|developer|operator|sysadmin|root|moderator|your owner)\s+here\b|"
+          r"\bi (?:work|am|'m) (?:at|for|with|from) (?:openai|anthropic|google deepmind|the (?:ai|model) "
+          r"(?:team|company|vendor))\b|\bmy (?:security )?clearance\b"),
+    rule("authority", "claims the agent's makers allowed it", 0.6,
+          r"\b(?:your|the assistant'?s|the model'?s)\s+(?:developers?|creators?|operators?|owners?|admins?|"
+          r"administrators?|makers?|providers?)\s+(?:have|has|had)\s+(?:already\s+)?(?:authori[sz]ed|approved|"
+          r"allowed|permitted|cleared|sanctioned)|\b(?:i am|i'm|we are|we're)\s+(?:fully\s+)?(?:authori[sz]ed|"
+          r"cleared|permitted)\s+to\s+(?:change|modify|override|disable|unlock|reconfigure)"),
+    rule("authority", "a conversation transcript", 0.35,
+          r"(?:^|\n)\s*(?:assistant|user|human|ai|system)\s*:[^\n]*\n\s*(?:assistant|user|human|ai|"
+          r"system)\s*:"),
+    rule("authority", "an assistant turn agreeing to drop its rules", 0.6,
+          rf"\bi(?:'ll| will| am going to|'m going to| shall| can)\s+(?:now\s+)?(?:ignore|disregard|bypass|break|drop|"
+          rf"forget|set aside|stop following|no longer follow)\s+(?:all\s+)?(?:of\s+)?my\s+(?:{W}\s+)?{RULE_NOUNS}"),
+    rule("authority", "a fake prompt-format turn", 0.6,
+          r"\n\s*\n\s*(?:Human|Assistant|H|A)\s*:", 0),
+    rule("authority", "an instruction header", 0.7,
+          r"(?:#{2,}|={2,}|-{3,}|\*{2,}|\[)\s*(?:new|updated|system|admin\w*|important|override|hidden|secret|real|"
+          r"urgent)\s*(?:instructions?|"
+          r"prompt|rules|directives?|orders)\b"),
+    rule("authority", "switches the agent into a special mode", 0.6,
+          r"\b(?:developer|debug|god|admin|sudo|jailbreak|jailbroken|unrestricted|unfiltered|dan|"
+          r"maintenance|root) mode\b"),
+    rule("authority", "gives the agent a new identity", 0.5,
+          r"\byou are (?:now|no longer|henceforth) (?:an? |the |in )?\w+"),
+    rule("authority", "asks for unrestricted behaviour", 0.5,
+          r"\b(?:without|with no|with zero|with 0|free of|minus) (?:any )?(?:restrictions|limits|limitations|filters|"
+          r"rules|guardrails|censorship|safeguards)\b"),
+    rule("authority", "asks it to play an AI without its rules", 0.5,
+          rf"\b(?:pretend|imagine|act as if|play|roleplay|role-play)\s+(?:that\s+)?(?:you(?:'re| are)|your|to be|you were)\s+"
+          rf"(?:an?\s+|the\s+)?(?:\w+\s+)?{AGENT}\b"),
+)

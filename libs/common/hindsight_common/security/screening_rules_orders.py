@@ -1,0 +1,149 @@
+"""Screening rules of the directive, conditional and exfiltration families: standing
+orders, orders for a later cue, and data sent out."""
+
+from __future__ import annotations
+
+
+from hindsight_common.security.screening_rule import Rule, rule
+from hindsight_common.security.screening_words import (
+    AGENT,
+    ANSWER,
+    ASKS,
+    DATA,
+    DEST,
+    PERSIST,
+    SAY,
+    SECRET,
+    WHO,
+    W,
+)
+
+ORDERS: tuple[Rule, ...] = (
+    # directive: standing orders about how the agent behaves
+    rule("directive", "a standing order from now on", 0.6,
+          rf"\b{PERSIST}\W+(?:[\w'’]+\W+){{0,3}}?(?:you|your|always|never|only|act|behave|become|adopt|"
+          rf"pretend|treat|stop|{SAY})\b"),
+    rule("directive", "puts something into every answer", 0.5,
+          rf"\b{SAY}\w*\b[^.!?\n]{{0,60}}?\b(?:in|into|with|to|at the end of)\s+(?:every|each|all|any)\s+(?:of your\s+)?"
+          r"(?:reply|replies|answer|answers|response|responses|message|messages|conversation|conversations|"
+          r"summary|summaries|output)\b"),
+    rule("directive", "gives the agent a persona", 0.5,
+          r"\b(?:adopt|assume|take on|switch to)\s+(?:the|a|this)\s+(?:\w+\s+)?(?:persona|role|identity|character|"
+          r"personality)\b"),
+    rule("directive", "tells it what to do to the user", 0.4,
+          r"\b(?:tell|instruct|ask|direct|get|convince|persuade|make|urge|push|pressure|remind|force|trick)\s+"
+          r"(?:the user|users|the customer|customers)\s+(?:to|into|that)\b"),
+    rule("directive", "sets what every answer must say", 0.55,
+          r"\b(?:every|each|all|any)\s+(?:\w+\s+)?(?:answer|reply|replies|response|summary|summaries|message|"
+          r"recommendation|output)s?\s+(?:(?:you|that you)\s+(?:write|give|produce|send|make|generate)\s+)?"
+          r"(?:\w+\s+){0,3}?"
+          r"(?:must|should|shall|has to|have to|needs? to|will)\b"),
+    rule("directive", "tells it what it is required to do", 0.5,
+          r"\b(?:you are|you're)\s+(?:now\s+|hereby\s+)?(?:(?:required|obliged|obligated|instructed|ordered|"
+          r"commanded|expected|supposed|programmed|configured)\s+(?:from \w+ \w+\s+)?)?to\s+(?:always\s+|never\s+|"
+          r"now\s+|only\s+)?(?:refer|recommend|tell|say|answer|respond|reply|describe|send|share|promote|push|"
+          r"direct|steer|mention|praise|claim|deny|insist|warn|suggest|advise|reveal|obey|follow|act|treat)\b"),
+    rule("directive", "plants a note or order for itself", 0.5,
+          r"\b(?:memori[sz]e|remember|store|save|note|keep|record)\s+(?:this|that|the following)\s*[:\-–]\s*"
+          r"(?:you|the assistant|always|never|from now|in every|whenever)|\b(?:make a note|note|reminder|remind)\s+"
+          r"(?:to|for)\s+yourself\b"),
+    rule("directive", "restricts what it recommends", 0.45,
+          r"\b(?:recommend|suggest|promote|mention|link to|endorse)\s+(?:only|exclusively)\b|\bonly\s+"
+          r"(?:recommend|suggest|promote|endorse|link to)\b|\band nothing else\b"),
+    rule("directive", "lays down a rule for the agent", 0.4,
+          r"\b(?:make it a rule|make a rule|adopt (?:a|the|this) rule|new rule|standing rule|a permanent rule|"
+          r"a hard rule)\b"),
+    rule("directive", "an always/never order about answers", 0.5,
+          rf"(?:^|[.!?;:\n]\s*|\b(?:please|(?:rule|sure|important|remember|need|have) to|you (?:must|should|"
+          rf"shall|will|need to|have to)|"
+          rf"make sure (?:you|to)|be sure to|remember to)\s+)(?:always|never|only|do not ever|don'?t ever)"
+          rf"\s+{ANSWER}\w*\b"),
+    rule("directive", "orders the agent's future behaviour", 0.55,
+          rf"\byou (?:must|should|shall|will|need to|have to|are required to|are to)\s+(?:now\s+)?"
+          rf"(?:always|never|only|from now on|no longer)\s+(?:\w+\s+)?{ANSWER}\w*\b"),
+    rule("directive", "an always/never order about the agent's audience", 0.5,
+          rf"\b(?:always|never|only)\s+(?:\w+\s+){{0,2}}?{ANSWER}\w*\b[^.!?\n]{{0,80}}\b(?:the user|users|anyone|"
+          r"everyone|everybody|customers|visitors|readers|others|other users|other people|people|everyone "
+          r"else)\b|\b(?:always|never|only)\b[^.!?\n]{0,80}\b(?:the user|users|customers|every (?:question|"
+          r"answer|reply|response|message|conversation)|your (?:answers|replies|responses|summar\w+)|the "
+          r"conversation)\b"),
+    rule("directive", "tells the agent what it must do", 0.6,
+          rf"\b(?:the |this |any |all )?{AGENT}s?\s+(?:must|should|shall|will now|is to|has to|needs to|"
+          r"is required to|may not|must not|may now|can now|is now allowed to|is permitted to|is authori[sz]ed to|"
+          r"(?:is|are) (?:now |hereby )?(?:instructed|required|ordered|told|expected|supposed|programmed|configured|"
+          r"directed|obliged) to)\b"),
+    rule("directive", "restricts how the agent answers", 0.5,
+          r"\b(?:respond|reply|answer)\s+only\b|\bonly\s+(?:respond|reply|answer)\b|\b(?:respond|reply|"
+          r"answer)\s+(?:to )?(?:every|each|all|any)\s+(?:question|message|request|prompt)s?\s+with\b"),
+    rule("directive", "asks to plant a lasting memory or rule", 0.5,
+          r"\b(?:save|store|remember|keep|add|record|memori[sz]e|commit|write|adopt|take|accept|treat)\s+(?:this|that|the following|"
+          r"it)\s+(?:\w+\s+){0,3}?(?:as|in|to|into)\s+(?:an?\s+|your\s+)?(?:[\w-]+\s+)?(?:memory|memories|"
+          r"rule|instruction|directive|policy|belief|core value|system prompt)"),
+    rule("directive", "asks to tamper with stored memories", 0.5,
+          r"\b(?:delete|erase|wipe|remove|overwrite|modify|alter|corrupt|replace)\s+(?:all\s+)?(?:of\s+)?"
+          r"(?:the user'?s|the|your|their|all|every|any)?\s*(?:\w+\s+)?(?:memor(?:y|ies)|records|"
+          r"saved notes)\b"),
+    # conditional triggers: act later, on a cue
+    rule("conditional", "a trigger that scripts a later answer", 0.55,
+          rf"\b(?:when|whenever|if|once|in case|should|any ?time|every time|each time)\s+(?:ever\s+)?"
+          rf"{WHO}\s+(?:(?:chatting|talking|speaking|writing) (?:with|to) you\s+)?(?:ever\s+)?{ASKS}\b[^.!?\n]{{0,120}}?(?:[,;:]|\bthen\b)\s*(?:then\s+)?(?:you\s+(?:should|must|"
+          rf"will)\s+)?(?:always\s+|only\s+|just\s+|simply\s+)?(?:advise|urge|encourage|persuade|convince|add|"
+          rf"include|note|tell|say|respond|reply|answer|recommend|claim|direct|send|redirect|"
+          rf"inform|insist|suggest|point|push|ask|warn|state|assure|convince|lie|give|provide|link|mention|"
+          rf"deny|refuse|steer)\b"),
+    # The same sign as above, worded as a clause and a comma: one reason, so the two never add up.
+    rule("conditional", "a trigger that scripts a later answer", 0.55,
+          r"\b(?:when|whenever|if|once|next time|any ?time|every time|each time|should|whatever|no matter what|"
+          r"upon|on|for|at|after)\b"
+          r"[^.!?\n]{0,100}?\b(?:the user|users|anyone|anybody|someone|somebody|people|customers?|the topic|asked|"
+          r"comes up|come up|is mentioned|are mentioned|is raised|they|(?:any|every|each) (?:question|request|query|"
+          r"mention))\b[^.!?\n]{0,60}?,\s*(?:then\s+)?(?:please\s+)?(?:always\s+|only\s+|just\s+)?(?:add|include|instruct|tell|say|respond|reply|answer|recommend|claim|direct|send|redirect|insist|suggest|push|"
+          r"warn|state|assure|book|buy|order|click|visit|open|forward|share|deny|refuse|mention|link|steer|"
+          r"the (?:correct|right|only|official|proper) (?:answer|response|reply))\b"),
+    rule("conditional", "an answer scripted for a later cue", 0.55,
+          rf"(?:^|[.!?;:\n*]\s*|\b(?:please|and|then|always)\s+){ANSWER}\w*\b[^.!?\n]{{0,60}}\b(?:every time|whenever|each time|any ?time|when|if|once)\s+(?:ever\s+)?"
+          rf"(?:the user|a user|users|anyone|anybody|someone|somebody|people|customers?)\s+(?:ever\s+)?{ASKS}\b"),
+    rule("conditional", "a scripted answer", 0.4,
+          r"\b(?:respond|reply|answer)\s+by\s+(?:saying|telling|claiming|stating)\b|\bthe\s+(?:correct|right|"
+          r"only|official|proper)\s+(?:answer|response|reply)\s+is\b"),
+    rule("conditional", "a trigger on secrets", 0.5,
+          rf"\b(?:when|whenever|if|once|any ?time|every time)\b[^.!?\n]{{0,60}}\b{SECRET}\b[^.!?\n]{{0,60}}"
+          r"\b(?:ask|tell|have|get|make|request|prompt|send|save|store|note|repeat)\b"),
+    rule("conditional", "asks for secrets", 0.5,
+          rf"\b(?:ask|prompt|request|get|collect|have)\s+(?:them|him|her|the user|users|for)\s+"
+          rf"(?:\w+\s+){{0,5}}?{SECRET}"),
+    rule("exfiltration", "asks to reveal its prompt or stored data", 0.5,
+          r"\b(?:reveal|print|output|show|display|repeat|leak|dump|tell me|give me|share|disclose|list|expose)\s+"
+          r"(?:me\s+)?(?:all\s+)?(?:of\s+)?(?:your|the|its)\s+(?:full\s+|entire\s+|hidden\s+|original\s+|initial\s+|"
+          r"exact\s+|secret\s+)?(?:system prompt|instructions|initial prompt|hidden (?:rules|notes|prompt|"
+          r"instructions)|configuration|stored memories|memory store|api keys?|secrets)\b|\b(?:reveal|dump|leak|"
+          r"expose|list)\s+(?:all\s+)?(?:the\s+)?(?:stored|saved|hidden)\s+(?:memories|notes|data|profiles?)\b"),
+    rule("conditional", "asks the reader for secrets", 0.3,
+          rf"\b(?:type|enter|send|share|confirm|provide|reply with)\s+(?:your|their|the)\s+(?:\w+\s+)?{SECRET}"),
+    # exfiltration: move data out
+    rule("exfiltration", "asks to send data to an outside address", 0.8,
+          rf"\b(?:send|forward|post|upload|e-?mail|mail|transmit|leak|exfiltrate|copy|share|submit|dump|"
+          rf"export|relay|sync|deliver|push|paste|beam|pipe|include|collect|gather|harvest|extract|grab|append|"
+          rf"attach|encode|embed|put|add|insert|cc|bcc|repeat|echo|write|render)\b[^.!?\n]{{0,80}}?\b{DATA}\b[^.!?\n]{{0,80}}?{DEST}|"
+          rf"\b{DATA}\b[^.!?\n]{{0,80}}?\b(?:send|forward|post|upload|e-?mail|transmit|submit|export|relay|"
+          rf"deliver|push|paste|append|attach)\b[^.!?\n]{{0,40}}?{DEST}"),
+    rule("exfiltration", "asks to pass every conversation on", 0.7,
+          r"\b(?:send|forward|copy|cc|bcc|share|transmit|report|relay|mirror)\s+(?:all|every|each|any)\s+(?:of\s+)?"
+          r"(?:your|the|this|these)?\s*(?:\w+\s+)?(?:chats?|conversations?|messages|replies|answers|memories|data|"
+          r"history|transcripts?|sessions)\b[^.!?\n]{0,60}?\bto\s+(?:us|me|them|him|her|this address|the sender|"
+          r"our (?:team|server|address))\b"),
+    rule("exfiltration", "asks for past conversations or other users' data", 0.6,
+          r"\b(?:full text|transcripts?|contents|copy|copies|log|logs|history|record|records|summary)\s+of\s+"
+          r"(?:your|the|all|every)\s+(?:\w+\s+)?(?:conversations?|chats?|messages|memories|sessions)\b[^.!?\n]{0,40}"
+          r"\b(?:with|of|from)\s+(?:the user|users|other users|everyone)|\bother users'?\s+(?:data|memories|"
+          r"info|information|details|conversations|messages|files|secrets)\b|\b(?:all|every|each)\s+(?:the\s+|of the\s+)?"
+          r"(?:customer|client|user|member|patient|contact)s?'?\s+(?:profiles?|data|records?|details|information|info|"
+          r"files|emails?|addresses|lists?)\b|\b(?:every|each|any|all) users?'?s?\s+(?:data|"
+          r"memories|info|information|details|conversations|messages|files|secrets|history)\b"),
+    rule("exfiltration", "an address that receives data", 0.25,
+          rf"\b(?:send|forward|post|upload|e-?mail|transmit|copy|submit|dump|export|relay)\b[^.!?\n]{{0,100}}?"
+          rf"{DEST}"),
+    rule("exfiltration", "an image or link that carries data out", 0.8,
+          r"!?\[[^\]]*\]\(\s*(?:https?://)[^)\s]*(?:\{[^}]*\}|\$\{|%7B|<[^>]+>|\[[A-Z_]+\])[^)]*\)|"
+          r"(?:https?://)\S*[?&]\w+=\s*(?:\{[^}]*\}|\$\{|<[^>]+>|\[[A-Z_]+\])"),
+)

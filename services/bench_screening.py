@@ -1,0 +1,119 @@
+"""``hindsight bench screening``: injection screening on a labelled corpus.
+
+Prints, per attack family, recall (attacks of the family quarantined) and precision (of
+the items quarantined with that family among their reasons, the share that are attacks),
+then the share of all attacks quarantined, the share of benign samples kept (targets:
+>= 95% each) and throughput.
+
+Two ways to run it: the classifier alone (default; items screened per second), or
+``--embedded``: every sample written through the real HTTP ingest of an in-process
+embedded server, each in a session of its own, and the quarantines read back from the
+log (turns recorded per second, screening included; ``--no-screening``: without it, for
+what it costs). ``--corpus FILE`` runs another
+JSON-lines corpus of the same form (``{"label", "family", "source", "text"}``).
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import httpx
+from pydantic import JsonValue
+
+from hindsight_common.events.security import MemoryQuarantined
+from hindsight_common.security.screening import Screener
+from hindsight_common.security.screening_corpus import Figures, Outcome, Sample, figures, load_corpus, score
+from hindsight_common.settings import Settings
+from hindsight_common.streams import INTERACTIONS
+
+TARGET = 0.95
+BATCH = 50
+#: How a sample of each source is sent: its role, and the ``source`` to declare.
+_SENT_AS = {"user": ("user", None), "assistant": ("assistant", None), "tool_output": ("tool", None),
+            "system": ("system", None), "third_party": ("user", "third_party")}
+
+
+def _interaction(i: int, sample: Sample) -> dict[str, Any]:
+    role, source = _SENT_AS[sample.source]
+    turn: dict[str, Any] = {"user": "bench", "session": f"screen-{i}", "speaker": sample.source, "role": role,
+                            "content": sample.text}
+    if source:
+        turn["source"] = source
+    return turn
+
+
+async def run_embedded(samples: Sequence[Sample], data_dir: Path | None = None, screening: bool = True) -> Figures:
+    """The corpus through the embedded server's HTTP ingest; outcomes read from the log.
+    ``screening=False`` measures what ingest does without it (nothing is quarantined)."""
+    from hindsight_services.embedded import create_app  # heavy: only this mode needs the server
+
+    with tempfile.TemporaryDirectory(prefix="hindsight-bench-screening-") as tmp:
+        settings = Settings(data_dir=data_dir or Path(tmp), max_batch=BATCH, screening=screening)
+        app = create_app(settings)
+        async with app.router.lifespan_context(app):
+            transport = httpx.ASGITransport(app=app)
+            async with httpx.AsyncClient(transport=transport, base_url="http://bench", timeout=120) as client:
+                ids: list[str] = []
+                started = time.perf_counter()
+                for at in range(0, len(samples), BATCH):
+                    chunk = [_interaction(at + j, s) for j, s in enumerate(samples[at : at + BATCH])]
+                    r = await client.post("/v1/interactions", json={"interactions": chunk})
+                    r.raise_for_status()
+                    ids += [e["event_id"] for e in r.json()["events"]]
+                elapsed = time.perf_counter() - started
+            runtime = app.state.runtime
+            held = {str(r.event.target_id): tuple(r.event.families) for r in await runtime.log.read(INTERACTIONS)
+                    if isinstance(r.event, MemoryQuarantined)}
+    outcomes = [Outcome(i in held, held.get(i, ())) for i in ids]
+    return score(outcomes, samples, elapsed)
+
+
+def run_classifier(samples: Sequence[Sample], settings: Settings | None = None) -> Figures:
+    """The corpus through the classifier alone, at the settings' trust table."""
+    return figures(Screener((settings or Settings()).screening_trust), samples)
+
+
+def corpus(path: Path | None) -> list[Sample]:
+    return load_corpus(path)
+
+
+def screening_lines(result: Figures, where: str) -> list[str]:
+    """The figures as printed lines: a row per attack family, then the shares and throughput."""
+    clock = "wall clock, HTTP ingest included" if "embedded" in where else "CPU time"
+    mark = {True: "meets", False: "BELOW"}
+    lines = [
+        f"injection screening ({where}): {result.attacks} attacks, {result.benign} benign samples",
+        f"{'family':<14}{'attacks':>8}{'recall':>8}{'flagged':>9}{'precision':>11}",
+        *(f"{f.family:<14}{f.attacks:>8}{f.recall:>8.3f}{f.flagged:>9}{f.precision:>11.3f}" for f in result.families),
+        f"attacks quarantined: {result.attacks_quarantined:.3f} ({mark[result.attacks_quarantined >= TARGET]} "
+        f"the {TARGET:.0%} target)",
+        f"benign kept:         {result.benign_kept:.3f} ({mark[result.benign_kept >= TARGET]} the {TARGET:.0%} target)",
+        f"throughput:          {result.items_per_s:,.0f} items/s ({clock})",
+    ]
+    if result.missed:
+        lines.append("attacks kept: " + ", ".join(result.missed))
+    if result.false_alarms:
+        lines.append("benign quarantined: " + ", ".join(result.false_alarms))
+    return lines
+
+
+def screening_figures(result: Figures) -> dict[str, JsonValue]:
+    """The figures as one JSON-able object."""
+    data: dict[str, JsonValue] = json.loads(json.dumps(asdict(result)))
+    data["targets_met"] = result.attacks_quarantined >= TARGET and result.benign_kept >= TARGET
+    return data
+
+
+def print_screening_bench(result: Figures, where: str, as_json: bool = False) -> None:
+    """The figures as a table (or one JSON object)."""
+    if as_json:
+        print(json.dumps(screening_figures(result), indent=2))
+        return
+    for line in screening_lines(result, where):
+        print(line)
