@@ -25,6 +25,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, JsonValue, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.convertors import StringConvertor, register_url_convertor
+from starlette.routing import Match
 
 from hindsight_common.errors import (
     AuthError,
@@ -185,6 +187,30 @@ def _http_error(request: Request, e: StarletteHTTPException) -> tuple[str, str]:
     return code, phrase
 
 
+class _IdConvertor(StringConvertor):
+    """A path segment that is an id: no ``/`` and no ``:``, so ``/v1/memories/{memory_id:id}``
+    does not also match the action paths ``/v1/memories/{memory_id}:forget``."""
+
+    regex = "[^/:]+"
+
+
+register_url_convertor("id", _IdConvertor())
+
+_METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE")
+
+
+def allowed_methods(request: Request) -> list[str]:
+    """Every method some route serves at the request's path. Starlette's own 405 names only
+    the methods of the first route matching the path, so a path two routes share (GET and
+    POST /v1/admin/keys) would answer a wrong ``Allow``."""
+    out = []
+    for method in _METHODS:
+        scope = {**request.scope, "method": method}
+        if any(route.matches(scope)[0] == Match.FULL for route in request.app.router.routes):
+            out.append(method)
+    return out
+
+
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(HindsightError)
     async def _hindsight(_: Request, e: HindsightError) -> JSONResponse:
@@ -211,6 +237,8 @@ def install_error_handlers(app: FastAPI) -> None:
         # Routing's own answers (no such path, wrong method) and static files'.
         if e.status_code in (204, 304):  # answers that may carry no body
             return Response(status_code=e.status_code, headers=e.headers)
+        if e.status_code == 405:
+            e.headers = {**(e.headers or {}), "Allow": ", ".join(allowed_methods(request))}
         return JSONResponse(
             error_body(*_http_error(request, e)), status_code=e.status_code, headers=e.headers
         )

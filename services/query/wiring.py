@@ -108,7 +108,7 @@ def router(get_query: Callable[[], Query], settings: Settings, auth: Authenticat
             require_admin(principal_of(request), "include")
         return tenant, tuple(include)
 
-    @api.get("/v1/memories/{memory_id}", response_model=MemoryDetailOut, responses=errors(403, 404, 422))
+    @api.get("/v1/memories/{memory_id:id}", response_model=MemoryDetailOut, responses=errors(403, 404, 422))
     async def get_memory(
         memory_id: str, asked: tuple[str, tuple[str, ...]] = Depends(one_memory),
     ) -> MemoryDetailOut:
@@ -118,7 +118,7 @@ def router(get_query: Callable[[], Query], settings: Settings, auth: Authenticat
         result: MemoryDetailOut = await get_query().memory(tenant, memory_id, include=include)
         return result
 
-    @api.get("/v1/memories/{memory_id}/history", response_model=MemoryHistoryOut,
+    @api.get("/v1/memories/{memory_id:id}/history", response_model=MemoryHistoryOut,
              responses=errors(403, 404, 422))
     async def memory_history(
         memory_id: str, asked: tuple[str, tuple[str, ...]] = Depends(one_memory),

@@ -131,7 +131,7 @@ def walk(routes: Sequence[BaseRoute], prefix: str = "") -> Iterator[tuple[str, s
         assert isinstance(route, (APIRoute, Route)), f"unexpected route type {route!r}"
         for method in route.methods or ():
             if method != "HEAD":
-                yield method, prefix + route.path
+                yield method, prefix + getattr(route, "path_format", route.path)
 
 
 def guarded_routes(app: App) -> set[tuple[str, str]]:

@@ -23,6 +23,8 @@ service test's ``/healthz`` never says why and its writes wait 30 s.
 
 from __future__ import annotations
 
+import base64
+
 import asyncio
 import time
 import uuid
@@ -73,6 +75,9 @@ def cluster_settings(broker: PrivateKafka, data_dir: Path, prefix: str) -> Setti
         kafka_partitions=2, postgres_dsn=server_url("HINDSIGHT_POSTGRES_DSN", "PostgreSQL"),
         text_backend="sqlite_fts", graph_backend="sqlite", grpc_port=0,
         kafka_append_timeout_s=APPEND_TIMEOUT_S, kafka_stall_s=STALL_S, liveness_stall_s=STALL_S,
+        # A cluster process signs or verifies: it does not start without keys.
+        signing_keys={"recovery": base64.b64encode(b"kafka-recovery-test-key-32-bytes").decode()},
+        signing_key_id="recovery",
     )
 
 
