@@ -26,6 +26,7 @@ from hindsight_common.events.base import Event
 from hindsight_common.streams import AUDIT, CONTROL, EMBEDDINGS, INTERACTIONS, MEMORIES
 from hindsight_services.consolidate import wiring as consolidate_wiring
 from hindsight_services.embed import wiring as embed_wiring
+from hindsight_services.openapi import publish
 from hindsight_services.project import wiring as project_wiring
 from hindsight_services.reflect import wiring as reflect_wiring
 
@@ -151,16 +152,7 @@ def document() -> str:
 
 
 def main(argv: list[str]) -> int:
-    root = Path(argv[0] if argv and not argv[0].startswith("--") else "schemas")
-    path = root / RELATIVE
-    if "--check" in argv:
-        ok = path.exists() and path.read_text() == document()
-        if not ok:
-            print(f"differs {RELATIVE}")
-        return 0 if ok else 1
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(document())
-    return 0
+    return publish(argv, RELATIVE, document)
 
 
 if __name__ == "__main__":

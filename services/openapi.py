@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from hindsight_common.settings import Settings
@@ -24,17 +25,23 @@ def document() -> str:
         return json.dumps(app.openapi(), indent=2, sort_keys=True) + "\n"
 
 
-def main(argv: list[str]) -> int:
+def publish(argv: list[str], relative: Path, render: Callable[[], str]) -> int:
+    """Write ``render()`` to ``<root>/<relative>`` (root: the first argument, default
+    ``schemas``); with ``--check``, exit 1 when the published file differs instead."""
     root = Path(argv[0] if argv and not argv[0].startswith("--") else "schemas")
-    path = root / RELATIVE
+    path = root / relative
     if "--check" in argv:
-        ok = path.exists() and path.read_text() == document()
+        ok = path.exists() and path.read_text() == render()
         if not ok:
-            print(f"differs {RELATIVE}")
+            print(f"differs {relative}")
         return 0 if ok else 1
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(document())
+    path.write_text(render())
     return 0
+
+
+def main(argv: list[str]) -> int:
+    return publish(argv, RELATIVE, document)
 
 
 if __name__ == "__main__":
