@@ -25,12 +25,7 @@ SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 $(CHROMIUM):  # the web UI tests drive Debian's Chromium; Playwright never downloads a browser
 	$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium
 
-MYPY_LINK := build/mypy/hindsight_services
-
-$(MYPY_LINK):  # mypy sees services/ under its package name through this link
-	mkdir -p build/mypy && ln -sfn ../../services $(MYPY_LINK)
-
-test: $(STAMP) $(MYPY_LINK) $(CHROMIUM)  ## type-check, then every test suite against real local servers
+test: $(STAMP) $(CHROMIUM)  ## type-check, then every test suite against real local servers
 	$(PY) -m mypy
 	deploy/local/with-servers.sh $(PY) -m pytest -q
 
@@ -73,7 +68,7 @@ k8s-render: $(STAMP)  ## print what kustomize renders for deploy/k8s/overlays/$(
 k8s-validate: $(STAMP)  ## every kustomization and compose file against its schemas (kubeconform, Compose spec)
 	$(PY) deploy/validate/deploy_check.py check
 
-lint: $(STAMP) $(MYPY_LINK)  ## mypy --strict, shell syntax, the deploy validation
+lint: $(STAMP)  ## mypy --strict, shell syntax, the deploy validation
 	$(PY) -m mypy
 	$(PY) -m mypy --strict deploy/validate
 	for f in deploy/local/*.sh deploy/local/servers/*.sh deploy/local/lib/*.sh; do bash -n "$$f" || exit 1; done
@@ -93,7 +88,7 @@ schemas: $(STAMP)  ## regenerate schemas/ from the event models
 	$(PY) -m hindsight_services.openapi schemas
 	$(PY) -m hindsight_services.asyncapi schemas
 
-typecheck: $(STAMP) $(MYPY_LINK)
+typecheck: $(STAMP)
 	$(PY) -m mypy
 
 bench-locomo: $(STAMP)  ## LoCoMo retrieval benchmark (DATA=path to the LoCoMo JSON)

@@ -1,4 +1,4 @@
-"""The AsyncAPI document of our streams (services/asyncapi.py, published as
+"""The AsyncAPI document of our streams (services/hindsight_services/asyncapi.py, published as
 schemas/asyncapi/v1.json) matches the code: every event type on exactly one stream, the
 readers each service's wiring declares, schemas real events validate against."""
 

@@ -1,4 +1,4 @@
-"""The pure parts of ``hindsight bench perf`` (services/bench_perf.py)."""
+"""The pure parts of ``hindsight bench perf`` (services/hindsight_services/bench_perf.py)."""
 
 from __future__ import annotations
 

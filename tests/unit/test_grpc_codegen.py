@@ -1,4 +1,4 @@
-"""The committed gRPC code is what services/grpc_api/generate.sh makes from the .proto."""
+"""The committed gRPC code is what services/hindsight_services/grpc_api/generate.sh makes from the .proto."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from hindsight_services.grpc_api import hindsight_pb2_grpc as pb_grpc
 from hindsight_services.grpc_api.server import HindsightServicer
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGE = ROOT / "services" / "grpc_api"
+PACKAGE = ROOT / "services" / "hindsight_services" / "grpc_api"
 GENERATED = ("hindsight_pb2.py", "hindsight_pb2.pyi", "hindsight_pb2_grpc.py")
 
 
@@ -25,8 +25,8 @@ def test_generated_code_matches_the_proto(tmp_path: Path) -> None:
         fresh = (tmp_path / name).read_text()
         committed = (PACKAGE / name).read_text()
         assert committed == fresh, (
-            f"services/grpc_api/{name} is out of date with schemas/grpc/hindsight/v1/hindsight.proto; "
-            "run services/grpc_api/generate.sh and commit the result"
+            f"services/hindsight_services/grpc_api/{name} is out of date with schemas/grpc/hindsight/v1/hindsight.proto; "
+            "run services/hindsight_services/grpc_api/generate.sh and commit the result"
         )
     assert "from . import hindsight_pb2" in (tmp_path / "hindsight_pb2_grpc.py").read_text()
 

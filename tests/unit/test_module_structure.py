@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = {
     "hindsight_common": ROOT / "libs" / "common" / "hindsight_common",
     "hindsight_client": ROOT / "libs" / "client" / "hindsight_client",
-    "hindsight_services": ROOT / "services",
+    "hindsight_services": ROOT / "services" / "hindsight_services",
 }
 GENERATED = {"hindsight_services.grpc_api.hindsight_pb2", "hindsight_services.grpc_api.hindsight_pb2_grpc"}
 MAX_LINES = 450
@@ -143,3 +143,25 @@ def test_the_kafka_log_works_without_postgresql() -> None:
     for module in kafka:
         assert not any(d.startswith("hindsight_common.adapters.postgres") for d in imports_of(module)), module
         assert "asyncpg" not in MODULES[module].read_text(), module
+
+
+def test_each_package_sits_in_a_folder_of_its_own_name() -> None:
+    """mypy and setuptools find every package by its folder name: no path mapping that renames
+    a folder, and no symlink anywhere in the tree (mypy once needed one for services/)."""
+    import subprocess
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    mapping = project["tool"]["setuptools"]["package-dir"]
+    assert mapping == {"": "services"}, mapping
+    for package in project["tool"]["setuptools"]["packages"]:
+        assert (ROOT / "services" / package.replace(".", "/")).is_dir(), package
+    for package, base in PACKAGES.items():
+        assert base.name == package
+    mypy = project["tool"]["mypy"]
+    assert all(not entry.startswith("build/") for entry in mypy["files"]), mypy["files"]
+    tracked = subprocess.run(
+        ["git", "ls-files", "-s"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    links = [line.split("\t", 1)[1] for line in tracked if line.startswith("120000")]
+    assert links == [], f"symlinks in the tree: {links}"

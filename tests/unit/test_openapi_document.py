@@ -1,4 +1,4 @@
-"""The published OpenAPI document describes what the server does (services/api_docs.py):
+"""The published OpenAPI document describes what the server does (services/hindsight_services/api_docs.py):
 every request body, every status a route can answer in our error shape, and the rules the
 server enforces. A client generated from it is driven against a server in
 tests/integration/test_openapi_client.py; schemathesis fuzzes a server against it in

@@ -1,5 +1,5 @@
 """Who may do what: authenticate a bearer key, check its scope and tenant. Shared by the
-HTTP routes (``services/auth.py``), gRPC and, through the gateway, MCP.
+HTTP routes (``services/hindsight_services/auth.py``), gRPC and, through the gateway, MCP.
 
     required  no key: AuthError (401); unknown, malformed or revoked key: AuthError
     off       no key: anonymous, acting on the tenant the request names (the default

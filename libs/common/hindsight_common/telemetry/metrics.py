@@ -58,7 +58,7 @@ def _gauge(name: str, doc: str, labels: Sequence[str]) -> Gauge:
 _FAST = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 _SLOW = (0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 120.0, 300.0, 900.0)
 
-# HTTP (services/observability.py, RequestMetrics: every service's app).
+# HTTP (services/hindsight_services/observability.py, RequestMetrics: every service's app).
 HTTP_REQUESTS = _counter(
     "hindsight_http_requests", "HTTP requests answered, by route template and status.",
     ["service", "method", "route", "status"])

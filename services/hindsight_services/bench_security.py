@@ -9,7 +9,7 @@ run, so a layer adds its section without touching the others.
   per type and overall, the share of harmless samples touched, throughput, and the slowest
   of a few contents crafted to make the patterns backtrack.
 - ``signing``: what signing costs ingest and verifying costs a read
-  (``services/bench_signing.py``).
+  (``services/hindsight_services/bench_signing.py``).
 - ``screening``: the injection classifier (hindsight_common/security/screening.py) over
   ``security/corpus/injection.jsonl`` or another file of its format: recall and precision per
   attack family, the shares of attacks quarantined and benign samples kept, throughput

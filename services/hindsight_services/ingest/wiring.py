@@ -29,7 +29,7 @@ from hindsight_services.ingest.handler import Ingest
 
 def router(get_log: Callable[[], EventLog], settings: Settings, auth: Authenticator) -> APIRouter:
     """The write API; ``get_log`` returns the log once the service has started. Every
-    route needs the ``write`` scope and acts on its key's tenant (``services/auth.py``)."""
+    route needs the ``write`` scope and acts on its key's tenant (``services/hindsight_services/auth.py``)."""
     api = APIRouter(
         tags=["ingest"], responses={**EVERY_ROUTE, **WITH_BODY, **errors(401, 403, 429)},
         generate_unique_id_function=operation_id, dependencies=[needs(auth, "write")],

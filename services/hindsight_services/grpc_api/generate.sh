@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regenerate the Python gRPC code in this folder from schemas/grpc/hindsight/v1/hindsight.proto.
 #
-#   services/grpc_api/generate.sh [OUT_DIR]      (default: services/grpc_api)
+#   services/hindsight_services/grpc_api/generate.sh [OUT_DIR]   (default: this folder)
 #
 # Uses grpc_tools.protoc from $PYTHON (default: .venv/bin/python, else python3); the
 # generated files are committed, and tests/unit/test_grpc_codegen.py fails when they
@@ -11,7 +11,7 @@
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-root="$(cd "$here/../.." && pwd)"
+root="$(cd "$here/../../.." && pwd)"
 out="$(mkdir -p "${1:-$here}" && cd "${1:-$here}" && pwd)"
 if [[ -z "${PYTHON:-}" ]]; then
   if [[ -x "$root/.venv/bin/python" ]]; then PYTHON="$root/.venv/bin/python"; else PYTHON=python3; fi

@@ -1,6 +1,6 @@
 """``hindsight bench consolidate``: deduplication and supersession against known truth.
 
-Runs the consolidate service's handler (``services/consolidate/handler.py``) with the
+Runs the consolidate service's handler (``services/hindsight_services/consolidate/handler.py``) with the
 real embedder and a real SQLite log (its decisions are appended there) over a synthetic
 stream (``hindsight_common/bench/consolidation.py``), in the service's batch size, then
 scores its decisions: live-set size, dedup and supersession precision and recall, and

@@ -30,7 +30,7 @@ from hindsight_services.query.handler import Query, scope_types
 
 def router(get_query: Callable[[], Query], settings: Settings, auth: Authenticator) -> APIRouter:
     """The read API; ``get_query`` returns the query service once started. Every route
-    needs the ``read`` scope and reads only its key's tenant (``services/auth.py``)."""
+    needs the ``read`` scope and reads only its key's tenant (``services/hindsight_services/auth.py``)."""
     api = APIRouter(
         tags=["query"], responses={**EVERY_ROUTE, **errors(401, 403, 429)},
         generate_unique_id_function=operation_id,
