@@ -127,6 +127,8 @@ def _parser() -> argparse.ArgumentParser:
     # The screening section of "bench security" on its own, and through the embedded HTTP ingest.
     sb = bsub.add_parser("screening", help="injection screening: precision/recall per attack family")
     sb.add_argument("--corpus", type=Path, default=None, help="a JSON-lines corpus (default: the shipped one)")
+    sb.add_argument("--blind", action="store_true", help="the shipped blind part 11 (never tuned on)")
+    sb.add_argument("--cv", action="store_true", help="also a leave-one-part-out cross-validation of the learned model")
     sb.add_argument("--embedded", action="store_true",
                     help="write every sample through the embedded server's HTTP ingest")
     sb.add_argument("--no-screening", action="store_true",
@@ -338,14 +340,17 @@ async def _bench_recall(args: argparse.Namespace) -> int:
 
 
 def _bench_screening(args: argparse.Namespace) -> int:
-    from hindsight_services.bench_screening import corpus, print_screening_bench, run_classifier, run_embedded
+    from hindsight_services import bench_screening as bench
 
-    samples = corpus(args.corpus)
+    samples = bench.corpus(args.corpus, args.blind)
+    settings = load_settings()
+    cv = bench.cross_validation(samples, settings) if args.cv else None
     if args.embedded:
-        result = asyncio.run(run_embedded(samples, screening=not args.no_screening))
+        result = asyncio.run(bench.run_embedded(samples, screening=not args.no_screening))
+        bench.print_screening_bench(result, "embedded server, HTTP ingest", args.json, cv=cv)
     else:
-        result = run_classifier(samples, load_settings())
-    print_screening_bench(result, "embedded server, HTTP ingest" if args.embedded else "classifier", args.json)
+        rules_per_s = bench.rules_throughput(samples, settings)  # first: it also compiles the rules' patterns
+        bench.print_screening_bench(bench.run_classifier(samples, settings), "classifier", args.json, rules_per_s, cv)
     return 0
 
 

@@ -12,9 +12,12 @@ from hindsight_common.security.screening_words import RULE_WORDS
 
 Family = Literal[
     "override", "authority", "directive", "hidden", "encoded", "conditional", "exfiltration", "conflict",
+    "classifier",
 ]
+#: ``classifier`` is the learned model's (``screening_model``): it names no rule, only n-grams.
 FAMILIES: tuple[Family, ...] = (
     "override", "authority", "directive", "hidden", "encoded", "conditional", "exfiltration", "conflict",
+    "classifier",
 )
 
 
