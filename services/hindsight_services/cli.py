@@ -344,6 +344,9 @@ def _bench_screening(args: argparse.Namespace) -> int:
 
     samples = bench.corpus(args.corpus, args.blind)
     settings = load_settings()
+    if args.cv and len({s.part for s in samples}) < 2:
+        print("--cv needs a corpus of at least two parts (the blind part 11 is one)", file=sys.stderr)
+        return 2
     cv = bench.cross_validation(samples, settings) if args.cv else None
     if args.embedded:
         result = asyncio.run(bench.run_embedded(samples, screening=not args.no_screening))

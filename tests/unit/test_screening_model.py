@@ -104,6 +104,10 @@ def test_leave_one_part_out_holds_each_part_out(tmp_path: Path, capsys: pytest.C
     out = capsys.readouterr().out
     assert "leave-one-part-out" in out and "rules without the learned model" in out
     assert any(line.startswith("pooled") and "9/9" in line for line in out.splitlines()), out
+    one = tmp_path / "one.jsonl"
+    one.write_text(path.read_text().splitlines()[0])
+    assert main(["bench", "screening", "--corpus", str(one), "--cv"]) == 2
+    assert "at least two parts" in capsys.readouterr().err
 
 
 def test_the_blind_part_is_never_trained_on() -> None:
