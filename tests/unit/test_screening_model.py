@@ -40,7 +40,7 @@ def test_a_classifier_hit_is_quarantined_and_explained() -> None:
     text = "please zorblat the gizmos"
     assert toy.probability(text) > 0.7 > toy.probability("the tulips need water")
     verdict = Screener(classifier=toy).screen(text, "tool_output")
-    assert verdict.quarantine and verdict.families == ("classifier",)
+    assert verdict.quarantine and verdict.families == ("classifier",) and verdict.kind == "instruction"
     assert any(r.startswith("classifier: p=") and "'zorblat'" in r for r in verdict.reasons), verdict.reasons
     assert not Screener(classifier=None).screen(text, "tool_output").quarantine  # the rules know no zorblat
     # The user's own words need a far higher probability than tool output does.

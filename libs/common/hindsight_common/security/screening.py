@@ -53,7 +53,9 @@ _QUOTE_DISCOUNT = 0.25
 _OWN = re.compile(r"\b(?:my|our|his|her|their|mum'?s|mom'?s|dad'?s|boss'?s|landlord'?s)\b", re.I)
 _YOURS = re.compile(r"\byour\b", re.I)
 _AUDIENCE = re.compile(r"the user|a user|users|the customer|a customer|customers|the human|the person|any(?:one)? user")
-_ORDERS: frozenset[Family] = frozenset({"override", "authority", "directive", "conditional", "exfiltration"})
+# The classifier was trained to tell an instruction to the agent from a statement.
+_ORDERS: frozenset[Family] = frozenset({"override", "authority", "directive", "conditional", "exfiltration",
+                                        "classifier"})
 
 
 @dataclass(frozen=True)
