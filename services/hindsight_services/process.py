@@ -51,7 +51,7 @@ from hindsight_common.text.tokens import count_tokens
 from hindsight_common.streams import INTERACTIONS, MEMORIES
 from hindsight_common.telemetry import TracedLog, current_carrier
 from hindsight_services import api_docs
-from hindsight_services import auth_routes
+from hindsight_services import auth_routes, erase_routes
 from hindsight_services.auth import needs, warn_if_open
 from hindsight_services.consolidate import wiring as consolidate_wiring
 from hindsight_services.embed import wiring as embed_wiring
@@ -255,6 +255,7 @@ def create_service_app(service: str, settings: Settings) -> FastAPI:
     if service == "query":
         app.include_router(query_wiring.router(lambda: parts["query"], settings, auth))
         app.include_router(auth_routes.router(settings, auth, audit))
+        app.include_router(erase_routes.router(lambda: parts["log"], settings, auth, audit))
         app.include_router(ui_router())
         if forwarder is not None:
             app.include_router(forwarding_router(forwarder, auth))

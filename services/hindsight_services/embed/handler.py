@@ -16,6 +16,10 @@ class Embed:
         self._embedder = embedder
         self._index = index
 
+    async def purge(self, tenant: str, user: str) -> None:
+        """An erased user's vectors and payloads (``hindsight_common/erasure.py``)."""
+        await self._index.purge_user(tenant, user)
+
     async def handle(self, records: Sequence[LogRecord], position: Position) -> None:
         """Idempotent: a redelivered event overwrites its own point (same id). A forgotten
         memory keeps its content (re-typed "forgotten", see ``documents_of``), looked up

@@ -263,6 +263,19 @@ class AliasedIndex:
                 return out
             after = hits[-1]["sort"]
 
+    async def purge_user(self, tenant: str, user: str) -> int:
+        """Delete one user's documents, then make the deletion physical: refresh, flush
+        (the translog), and a force merge that expunges deleted documents from the
+        segments (otherwise they stay on disk until a merge happens to pick them)."""
+        await self.ready()
+        query = {"bool": {"filter": [{"term": {"tenant": tenant}}, {"term": {"user": user}}]}}
+        response = await self.call("purge user", lambda: self.client.delete_by_query(
+            index=self.alias, query=query, refresh=True, conflicts="proceed"))
+        await self.call("flush", lambda: self.client.indices.flush(index=self.alias))
+        await self.call("expunge deletes", lambda: self.client.indices.forcemerge(
+            index=self.alias, only_expunge_deletes=True))
+        return int(response.get("deleted", 0))
+
     async def close(self) -> None:
         """Close the client. Idempotent; every later call raises ProjectionError."""
         if self._closed:
