@@ -281,7 +281,11 @@ async def test_the_factory_builds_the_cluster_adapters_and_names_missing_urls(
         make_log(cluster.model_copy(update={"kafka_bootstrap": None}))
     with pytest.raises(ConfigurationError, match="HINDSIGHT_POSTGRES_DSN"):
         make_log(cluster.model_copy(update={"postgres_dsn": None}))
+    unkeyed = make_log(cluster.model_copy(update={"master_key": None}))  # read on first use
     with pytest.raises(ConfigurationError, match="HINDSIGHT_MASTER_KEY"):
-        make_log(cluster.model_copy(update={"master_key": None}))
+        await unkeyed.append(INTERACTIONS, [InteractionRecorded(
+            tenant="acme", user="ann", session="s1", speaker="Ann", role="user", content="hi",
+            occurred_at=datetime(2024, 5, 1, tzinfo=UTC))])
+    await unkeyed.close()
     with pytest.raises(ConfigurationError, match="HINDSIGHT_POSTGRES_DSN"):
         make_reflect_state(cluster.model_copy(update={"postgres_dsn": None}))

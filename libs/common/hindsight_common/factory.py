@@ -35,7 +35,9 @@ def make_log(settings: Settings) -> EventLog:
     from hindsight_common.security.data_keys import DataKeys, master_key_from_settings
     from hindsight_common.security.sealed_log import SealedLog
 
-    return SealedLog(inner, DataKeys(make_key_vault(settings), master_key_from_settings(settings)))
+    # The master key is read on first use: the services check it at start
+    # (process.py), a command that only reads the audit stream never needs it.
+    return SealedLog(inner, DataKeys(make_key_vault(settings), lambda: master_key_from_settings(settings)))
 
 
 def make_key_vault(settings: Settings) -> KeyVault:

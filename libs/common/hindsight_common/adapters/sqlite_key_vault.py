@@ -38,7 +38,8 @@ def _key(row: Row) -> WrappedKey:
 
 class SqliteKeyVault(KeyVault):
     def __init__(self, path: Path) -> None:
-        self._sqlite = SqliteDb(path, _SCHEMA, what="key vault", error=PersistenceError, synchronous="FULL")
+        self._sqlite = SqliteDb(path, _SCHEMA, what="log's key vault", error=PersistenceError,
+                               synchronous="FULL")
 
     async def current(self, tenant: str, user: str) -> WrappedKey | None:
         row: Row | None = await self._sqlite.run(lambda db: db.execute(

@@ -22,6 +22,7 @@ import os
 import secrets
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -135,20 +136,24 @@ class DataKeys:
     :meth:`forget` drops a user's at once (the sealed log calls it on ``SubjectErased``).
     """
 
-    def __init__(self, vault: KeyVault, master: bytes, *, ttl_s: float = 10.0) -> None:
+    def __init__(self, vault: KeyVault, master: bytes | Callable[[], bytes], *, ttl_s: float = 10.0) -> None:
+        """``master`` may be a function, called on first use: a process that never seals
+        or opens anything (``hindsight keys``) then needs no master key."""
         self.vault = vault
-        self._master = master
+        self._master_source = master
+        self._master_key: bytes | None = master if isinstance(master, bytes) else None
         self._ttl_s = ttl_s
         self._opened: dict[str, tuple[float, DataKey | None]] = {}
 
     async def for_write(self, tenant: str, user: str) -> DataKey:
         """The user's live data key, created (and stored durably) if they have none."""
+        master = self._master  # first: a missing master key fails before any I/O
         stored = await self.vault.current(tenant, user)
         if stored is None:
             secret = secrets.token_bytes(KEY_BYTES)
             key_id = uuid.uuid4().hex
             stored = await self.vault.create(WrappedKey(
-                tenant, user, key_id, seal(self._master, secret, _wrap_aad(tenant, user, key_id)), utcnow()))
+                tenant, user, key_id, seal(master, secret, _wrap_aad(tenant, user, key_id)), utcnow()))
         return self._unwrap(stored)
 
     async def for_read(self, tenant: str, user: str, key_id: str) -> DataKey | None:
@@ -174,6 +179,13 @@ class DataKeys:
         for key_id, (_, key) in list(self._opened.items()):
             if key is not None and key.tenant == tenant and key.user == user:
                 del self._opened[key_id]
+
+    @property
+    def _master(self) -> bytes:
+        if self._master_key is None:
+            source = self._master_source
+            self._master_key = source if isinstance(source, bytes) else source()
+        return self._master_key
 
     def _unwrap(self, stored: WrappedKey) -> DataKey:
         try:
