@@ -73,6 +73,9 @@ async def test_erasing_a_user_leaves_no_plaintext_in_the_data_directory(
         assert files_holding(data / "log", ANN_MARK) == []  # sealed before it reached the log
         assert any("Zorblax" in i["content"] for i in await recall(app, "ann", "Where does Ann hike? Zorblaxvale"))
 
+        cache, model = app.runtime.embedding_cache, app.runtime.embedder.model_id
+        assert cache is not None
+        cached_before = await cache.count(model)
         r = await app.client.delete("/v1/users/ann", params={"tenant": "default", "reason": "request 42"})
         assert r.status_code == 202, r.text
         body = r.json()
@@ -88,6 +91,7 @@ async def test_erasing_a_user_leaves_no_plaintext_in_the_data_directory(
         assert any("Quimbrook" in i["content"] and i["type"] == "semantic" for i in bob)
         assert any("Quimbrook" in i["content"] and i["type"] == "episodic" for i in bob)
         assert files_holding(data, BOB_MARK)  # the other user's data is where it was
+        assert 0 < await cache.count(model) < cached_before  # ann's vectors left the cache, bob's stayed
 
         again = await app.client.delete("/v1/users/ann")  # a retry: nothing left to destroy
         assert again.status_code == 202 and again.json()["keys_destroyed"] == 0

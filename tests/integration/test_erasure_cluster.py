@@ -22,8 +22,9 @@ from neo4j import AsyncGraphDatabase
 from hindsight_common.adapters.qdrant import QdrantIndex
 from hindsight_common.api import IngestRequest, SessionCloseIn
 from hindsight_common.erasure import erasing
+from hindsight_common.embedding_cache import CachedEmbedder
 from hindsight_common.factory import (
-    make_graph_store, make_log, make_reflect_state, make_reflector, make_text_index, make_vector_index,
+    make_embedding_cache, make_graph_store, make_log, make_reflect_state, make_reflector, make_text_index, make_vector_index,
 )
 from hindsight_common.ports.embedder import Embedder
 from hindsight_common.ports.log import EventLog, LogRecord, Position
@@ -147,7 +148,9 @@ async def test_erasure_across_kafka_elasticsearch_neo4j_qdrant_and_postgresql(
     vectors = make_vector_index(settings, embedder.dim)
     assert isinstance(vectors, QdrantIndex)
     text, graph, state = make_text_index(settings), make_graph_store(settings), make_reflect_state(settings)
-    embed, project = Embed(embedder, vectors), Project(text, graph)
+    cache = make_embedding_cache(settings)
+    assert cache is not None
+    embed, project = Embed(CachedEmbedder(embedder, cache), vectors), Project(text, graph)
     reflect = Reflect(log, state, make_reflector(settings), policy(settings), keyring=keyring_from_settings(settings))
     consumers = [erasing(embed.handle, embed.purge, what="embed"), erasing(project.handle, project.purge, what="project")]
     reflecting = erasing(reflect.handle, reflect.purge, what="reflect")
@@ -170,6 +173,7 @@ async def test_erasure_across_kafka_elasticsearch_neo4j_qdrant_and_postgresql(
         assert await postgres_holding(settings, ann_mark)
         assert await kafka_holding(settings, ann_mark.encode()) == []  # sealed before the log
 
+        cached_before = await cache.count(embedder.model_id)
         erased = await Ingest(log, settings).erase(tenant, "ann", "test")
         assert erased.keys_destroyed == 1
         await feed(log, CONTROL, [*consumers, reflecting])
@@ -179,6 +183,14 @@ async def test_erasure_across_kafka_elasticsearch_neo4j_qdrant_and_postgresql(
         assert await neo4j_holding(settings, ann_mark) == []
         assert await qdrant_holding(vectors, tenant, ann_mark) == []
         assert await postgres_holding(settings, ann_mark) == []
+        # The embedding cache topic got tombstones for ann's documents: a fresh reader of
+        # the compacted topic no longer finds them; bob's vectors are still there.
+        fresh = make_embedding_cache(settings)
+        assert fresh is not None
+        try:
+            assert 0 < await fresh.count(embedder.model_id) == await cache.count(embedder.model_id) < cached_before
+        finally:
+            await fresh.close()
         # Bob is untouched, in every store.
         assert await elasticsearch_holding(settings, bob_mark)
         assert await neo4j_holding(settings, bob_mark)
@@ -195,5 +207,5 @@ async def test_erasure_across_kafka_elasticsearch_neo4j_qdrant_and_postgresql(
         assert await neo4j_holding(settings, ann_mark) == []
         assert await text.search(Scope(tenant=tenant, user="ann"), ann_mark, 10) == []
     finally:
-        for store in (vectors, text, graph, state, log):
+        for store in (vectors, text, graph, state, cache, log):
             await store.close()
