@@ -32,7 +32,7 @@ from hindsight_common.errors import InvalidInput
 from hindsight_common.events import Event, parse_event, serialize_event
 from hindsight_common.events.erasure import SealedEvent, SubjectErased
 from hindsight_common.ports.log import Appended, EventLog, IdempotencyKey, LogRecord, Position, Subscription
-from hindsight_common.security.data_keys import DataKeys, SealError, seal, unseal
+from hindsight_common.security.data_keys import DataKey, DataKeys, SealError, seal, unseal
 from hindsight_common.streams import INTERACTIONS, MEMORIES
 from hindsight_common.telemetry.metrics import ERASED_SKIPPED
 
@@ -47,6 +47,19 @@ ERASED = "erased: its data key was destroyed"
 
 def _aad(event_id: str, tenant: str, user: str, sealed_type: str, key_id: str) -> bytes:
     return "\x00".join(("hindsight-sealed-event", event_id, tenant, user, sealed_type, key_id)).encode()
+
+
+def _sealable(event: Event) -> bool:
+    return not isinstance(event, SealedEvent) and event.type not in CLEAR_TYPES
+
+
+def _seal(event: Event, key: DataKey) -> SealedEvent:
+    aad = _aad(str(event.event_id), event.tenant, event.user, event.type, key.key_id)
+    ciphertext = seal(key.secret, serialize_event(event), aad)
+    return SealedEvent(
+        event_id=event.event_id, tenant=event.tenant, user=event.user, occurred_at=event.occurred_at,
+        recorded_at=event.recorded_at, trace=event.trace, sealed_type=event.type, key_id=key.key_id,
+        ciphertext=base64.b64encode(ciphertext).decode("ascii"))
 
 
 class SealedLog(EventLog):
@@ -66,18 +79,12 @@ class SealedLog(EventLog):
     ) -> list[Appended]:
         if stream not in SEALED_STREAMS:
             return await self.inner.append(stream, events, idempotency=idempotency)
-        return await self.inner.append(stream, [await self._seal(e) for e in events], idempotency=idempotency)
-
-    async def _seal(self, event: Event) -> Event:
-        if isinstance(event, SealedEvent) or event.type in CLEAR_TYPES:
-            return event
-        key = await self.keys.for_write(event.tenant, event.user)
-        aad = _aad(str(event.event_id), event.tenant, event.user, event.type, key.key_id)
-        ciphertext = seal(key.secret, serialize_event(event), aad)
-        return SealedEvent(
-            event_id=event.event_id, tenant=event.tenant, user=event.user, occurred_at=event.occurred_at,
-            recorded_at=event.recorded_at, trace=event.trace, sealed_type=event.type, key_id=key.key_id,
-            ciphertext=base64.b64encode(ciphertext).decode("ascii"))
+        keys: dict[tuple[str, str], DataKey] = {}  # one vault lookup per user of the batch
+        for e in events:
+            if _sealable(e) and (e.tenant, e.user) not in keys:
+                keys[(e.tenant, e.user)] = await self.keys.for_write(e.tenant, e.user)
+        sealed = [_seal(e, keys[(e.tenant, e.user)]) if _sealable(e) else e for e in events]
+        return await self.inner.append(stream, sealed, idempotency=idempotency)
 
     async def open_records(self, records: Sequence[LogRecord]) -> list[LogRecord]:
         """``records`` with sealed events opened (or marked skipped or poison)."""
