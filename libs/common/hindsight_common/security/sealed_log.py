@@ -120,9 +120,12 @@ class SealedLog(EventLog):
         return await self.inner.append_raw(stream, key, payload)
 
     async def read(
-        self, stream: str, *, after: int = 0, limit: int = 1000, partition: int = 0
+        self, stream: str, *, after: int | None = None, limit: int = 1000, partition: int = 0
     ) -> list[LogRecord]:
-        return await self.open_records(await self.inner.read(stream, after=after, limit=limit, partition=partition))
+        # Without ``after``, the adapter's own default (offsets start at 1 in SQLite, 0 in Kafka).
+        records = (await self.inner.read(stream, limit=limit, partition=partition) if after is None
+                   else await self.inner.read(stream, after=after, limit=limit, partition=partition))
+        return await self.open_records(records)
 
     async def head(self, stream: str) -> Position:
         return await self.inner.head(stream)
