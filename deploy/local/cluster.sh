@@ -78,6 +78,12 @@ print(json.dumps({"active": "local1", "keys": {"local1": base64.b64encode(secret
       echo "cluster: generated signing keys in $HINDSIGHT_SIGNING_KEYRING_FILE (local use only)"
     fi
   fi
+  # The master key that wraps the per-user data keys (required in a cluster): one kept
+  # beside the processes' logs unless one is given.
+  if [[ -z "${HINDSIGHT_MASTER_KEY:-}" && -z "${HINDSIGHT_MASTER_KEY_FILE:-}" ]]; then
+    export HINDSIGHT_MASTER_KEY_FILE="$RUN_DIR/master.key"
+    [[ -s "$HINDSIGHT_MASTER_KEY_FILE" ]] || (umask 077 && head -c 32 /dev/urandom | base64 > "$HINDSIGHT_MASTER_KEY_FILE")
+  fi
   local service pid deadline
   for service in "${SERVICES[@]}"; do
     if pid="$(running_pid "$service")"; then

@@ -18,6 +18,8 @@ from hindsight_common.settings import DEFAULT_GRPC_PORT, DEFAULT_HOST, DEFAULT_P
 from hindsight_services.auth import api_key_headers
 from hindsight_services.cli_keys import add_arguments as add_keys_arguments
 from hindsight_services.cli_keys import add_audit_arguments, run_audit, run_keys
+from hindsight_services.cli_erase import add_arguments as add_erase_arguments
+from hindsight_services.cli_erase import run_erase
 from hindsight_services.mcp import add_arguments as add_mcp_arguments  # light: no MCP SDK import
 
 DEFAULT_URL = f"http://{DEFAULT_HOST}:{DEFAULT_PORT}"
@@ -61,6 +63,7 @@ def _parser() -> argparse.ArgumentParser:
     add_keys_arguments(sub.add_parser("keys", help="create, list and revoke API keys (in the data directory "
                                                    "or, with HINDSIGHT_LOG_BACKEND=kafka, in PostgreSQL)"))
 
+    add_erase_arguments(sub.add_parser("erase", help="erase a user through a running server (scope erase)"))
     add_audit_arguments(sub.add_parser("audit", help="a tenant's audit events (key actions, refused requests)"))
 
     add_mcp_arguments(sub.add_parser("mcp", help="serve the memory tools to agents over MCP (stdio or streamable HTTP)"))
@@ -154,6 +157,8 @@ def main(argv: list[str] | None = None) -> int:
             return asyncio.run(run_keys(args))
         if args.command == "audit":
             return asyncio.run(run_audit(args))
+        if args.command == "erase":
+            return run_erase(args)
         if args.command == "ingest":
             return _ingest(args)
         if args.command == "recall":

@@ -46,12 +46,13 @@ from hindsight_common.recall.engine import RecallEngine, RecallSettings
 from hindsight_common.security.signing_keys import integrity_from_settings, keyring_from_settings
 from hindsight_common.security.credentials_access import Authenticator
 from hindsight_common.security.credentials_audit import AuditTrail
+from hindsight_common.security.data_keys import master_key_from_settings
 from hindsight_common.settings import Settings
 from hindsight_common.text.tokens import count_tokens
 from hindsight_common.streams import INTERACTIONS, MEMORIES
 from hindsight_common.telemetry import TracedLog, current_carrier
 from hindsight_services import api_docs
-from hindsight_services import auth_routes
+from hindsight_services import auth_routes, erase_routes
 from hindsight_services.auth import needs, warn_if_open
 from hindsight_services.consolidate import wiring as consolidate_wiring
 from hindsight_services.embed import wiring as embed_wiring
@@ -192,6 +193,8 @@ def create_service_app(service: str, settings: Settings) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if service in ("ingest", "reflect", "query"):
             keyring_from_settings(settings)  # they sign or verify: no keys, no start
+        if settings.seal_log:
+            master_key_from_settings(settings)  # every service seals or opens the log: no master key, no start
         warn_if_open(settings)
         event_log = TracedLog(make_log(settings))
         parts["log"] = event_log
@@ -255,6 +258,7 @@ def create_service_app(service: str, settings: Settings) -> FastAPI:
     if service == "query":
         app.include_router(query_wiring.router(lambda: parts["query"], settings, auth))
         app.include_router(auth_routes.router(settings, auth, audit))
+        app.include_router(erase_routes.router(lambda: parts["log"], settings, auth, audit))
         app.include_router(ui_router())
         if forwarder is not None:
             app.include_router(forwarding_router(forwarder, auth))

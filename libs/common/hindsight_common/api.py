@@ -80,6 +80,17 @@ class AppendedEventsOut(_Strict):
     events: list[AppendedOut]
 
 
+class ErasureOut(_Strict):
+    """What an erasure did, and what happens next."""
+
+    tenant: str
+    user: str
+    keys_destroyed: int = Field(description="Data keys destroyed now (0: there were none left, e.g. a retry).")
+    event: AppendedOut = Field(description="The SubjectErased event on the control stream.")
+    status: Literal["keys_destroyed"] = "keys_destroyed"
+    next: str = Field(description="What the projections and caches do next.")
+
+
 class IngestResponse(_Strict):
     events: list[AppendedOut]
     replayed: bool = Field(False, description="True when an idempotency key matched an earlier batch.")

@@ -215,6 +215,13 @@ class Settings(BaseSettings):
         description="How often query appends the batched MemoryAccessed counts; 0: not recorded.",
     )
 
+    # Erasure (security/data_keys.py): content on the log is sealed with a per-user data key,
+    # wrapped by this master key (base64 of 32 bytes). Unset: master_key_file, else (embedded)
+    # <data dir>/keys/master.key, generated on first start; a cluster must be given one.
+    master_key: str | None = Field(None, repr=False, description="Base64 of the 32-byte master key.")
+    master_key_file: Path | None = Field(None, description="A file holding the base64 master key.")
+    seal_log: bool = Field(True, description="Encrypt content on the log with per-user data keys.")
+
     # Injection screening (security/screening.py): quarantine suspected injections.
     screening: bool = Field(True, description="Screen turns at ingest and memories in reflect.")
     screening_trust: dict[str, float] = Field(
@@ -263,6 +270,15 @@ class Settings(BaseSettings):
     def signing_keyring_path(self) -> Path:
         """The embedded mode's generated keyring (when no keys are configured)."""
         return self.data_dir / "keys" / "signing.json"
+
+    @property
+    def master_key_path(self) -> Path:
+        """The embedded mode's generated master key (when none is configured)."""
+        return self.data_dir / "keys" / "master.key"
+
+    @property
+    def key_vault_path(self) -> Path:
+        return self.data_dir / "state" / "keys.sqlite3"
 
     @property
     def graph_path(self) -> Path:

@@ -411,3 +411,23 @@ class GetMemoryHistoryResponse(_message.Message):
     live: str
     versions: _containers.RepeatedCompositeFieldContainer[Memory]
     def __init__(self, memory_id: _Optional[str] = ..., live: _Optional[str] = ..., versions: _Optional[_Iterable[_Union[Memory, _Mapping]]] = ...) -> None: ...
+
+class EraseUserRequest(_message.Message):
+    __slots__ = ("tenant", "user", "reason")
+    TENANT_FIELD_NUMBER: _ClassVar[int]
+    USER_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    tenant: str
+    user: str
+    reason: str
+    def __init__(self, tenant: _Optional[str] = ..., user: _Optional[str] = ..., reason: _Optional[str] = ...) -> None: ...
+
+class EraseUserResponse(_message.Message):
+    __slots__ = ("keys_destroyed", "event", "next")
+    KEYS_DESTROYED_FIELD_NUMBER: _ClassVar[int]
+    EVENT_FIELD_NUMBER: _ClassVar[int]
+    NEXT_FIELD_NUMBER: _ClassVar[int]
+    keys_destroyed: int
+    event: AppendedEvent
+    next: str
+    def __init__(self, keys_destroyed: _Optional[int] = ..., event: _Optional[_Union[AppendedEvent, _Mapping]] = ..., next: _Optional[str] = ...) -> None: ...

@@ -58,6 +58,8 @@ from hindsight_common.errors import (
     RateLimited,
     ServiceUnavailable,
 )
+from hindsight_common.events.audit import ANONYMOUS, AuditRecorded
+from hindsight_common.events.base import utcnow
 from hindsight_common.security.credentials import Principal
 from hindsight_common.security.credentials_access import Authenticator, forbidden_event, require_scope, tenant_for
 from hindsight_common.security.credentials_limits import retry_after_header
@@ -278,6 +280,24 @@ class HindsightServicer(pb_grpc.HindsightServicer):
             principal = await self._principal(context, "write", "Forget")
             out = await self._ingest().forget(request.memory_id, self._bind(principal, convert.forget_in(request)))
             return convert.forget_response(out)
+
+        return await self._answer(context, work)
+
+    async def EraseUser(  # noqa: N802
+        self, request: pb.EraseUserRequest, context: Context[pb.EraseUserRequest, pb.EraseUserResponse]
+    ) -> pb.EraseUserResponse:
+        async def work() -> pb.EraseUserResponse:
+            principal = await self._principal(context, "erase", "EraseUser")
+            tenant = self._tenant(principal, request.tenant if request.HasField("tenant") else None)
+            actor = principal.key_id if principal else ANONYMOUS
+            out = await self._ingest().erase(tenant, request.user, actor, request.reason)
+            if self._auth.audit is not None:
+                self._auth.audit.note(AuditRecorded(
+                    tenant=tenant, user=actor, occurred_at=utcnow(), action="subject.erase", outcome="ok",
+                    credential=principal.key_id if principal else None, interface="grpc", target=request.user))
+            return pb.EraseUserResponse(
+                keys_destroyed=out.keys_destroyed, next=out.next,
+                event=pb.AppendedEvent(event_id=out.event.event_id, offset=out.event.offset))
 
         return await self._answer(context, work)
 

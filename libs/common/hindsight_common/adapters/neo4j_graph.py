@@ -361,6 +361,26 @@ class Neo4jGraph(GraphStore):
         )
         return [str(r["id"]) for r in rows]
 
+    async def purge_user(self, tenant: str, user: str) -> int:
+        async def fn(tx: AsyncManagedTransaction) -> int:
+            ns = self.namespace
+            found = await (await tx.run(
+                "MATCH (d:Doc) WHERE d.ns = $ns AND d.tenant = $tenant AND d.user = $user "
+                "WITH collect(d) AS docs, count(d) AS n FOREACH (d IN docs | DETACH DELETE d) RETURN n",
+                ns=ns, tenant=tenant, user=user)).single()
+            await (await tx.run(
+                "MATCH (n:Session|User) WHERE n.ns = $ns AND n.tenant = $tenant AND "
+                "((n:Session AND n.user = $user) OR (n:User AND n.id = $user)) DETACH DELETE n",
+                ns=ns, tenant=tenant, user=user)).consume()
+            # Entities only the user's documents mentioned, and link stubs left unlinked.
+            await (await tx.run(
+                "MATCH (n:Entity|Doc) WHERE n.ns = $ns AND n.tenant = $tenant AND "
+                "(n:Entity OR n.stub = true) AND NOT (n)--() DELETE n",
+                ns=ns, tenant=tenant)).consume()
+            return int(found["n"]) if found else 0
+
+        return await self._tx(True, fn, "purge user")
+
     async def drop(self) -> None:
         """Delete every node of this namespace (a retired rebuild version, a test's
         data), in batches. The constraints stay: other namespaces use them. Raises

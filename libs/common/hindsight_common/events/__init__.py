@@ -15,6 +15,7 @@ from hindsight_common.events.memories import (
     ReflectorInfo,
     SessionSummarized,
 )
+from hindsight_common.events.erasure import SealedEvent, SubjectErased
 from hindsight_common.events.security import MemoryQuarantined, MemoryReleased, Source
 from hindsight_common.events.registry import (
     EVENT_TYPES,
@@ -43,8 +44,10 @@ __all__ = [
     "ReflectorInfo",
     "SessionSummarized",
     "Role",
+    "SealedEvent",
     "SessionClosed",
     "Source",
+    "SubjectErased",
     "ToolCall",
     "parse_event",
     "register_event_type",

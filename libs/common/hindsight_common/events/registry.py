@@ -16,6 +16,7 @@ from pydantic import ValidationError
 from hindsight_common.errors import InvalidInput, Problem
 from hindsight_common.events.audit import AuditRecorded
 from hindsight_common.events.base import Event
+from hindsight_common.events.erasure import SealedEvent, SubjectErased
 from hindsight_common.events.interactions import InteractionRecorded, SessionClosed
 from hindsight_common.events.memories import (
     MemoriesMerged,
@@ -47,6 +48,8 @@ EVENT_TYPES: dict[str, type[Event]] = {
     "MemoriesMerged": MemoriesMerged,
     "MemorySuperseded": MemorySuperseded,
     "MemoryConflicted": MemoryConflicted,
+    "SealedEvent": SealedEvent,
+    "SubjectErased": SubjectErased,
 }
 
 _UPCASTERS: dict[tuple[str, int], Upcaster] = {}

@@ -133,6 +133,13 @@ class Projection(ABC):
         """Every document id of ``tenant`` (for verification and tests), sorted."""
 
     @abstractmethod
+    async def purge_user(self, tenant: str, user: str) -> int:
+        """Delete every document of (tenant, user) for good, once their erasure
+        (``SubjectErased``) reached this projection: nothing of theirs is left to read, in
+        the store or (embedded) in its files. Other users' documents are untouched.
+        Idempotent; returns how many documents were removed. Raises ProjectionError."""
+
+    @abstractmethod
     async def close(self) -> None:
         """Flush and release. Idempotent."""
 
