@@ -79,8 +79,12 @@ class BgeSmallEmbedder(Embedder):
     async def _run(self, encode: Callable[[list[str]], list[list[float]]], texts: list[str]) -> list[list[float]]:
         if not texts:
             return []
+        def loaded_then_encoded() -> list[list[float]]:
+            self.load()  # both sessions at the first call: a warm-up embed readies queries too
+            return encode(texts)
+
         try:
-            return await asyncio.to_thread(encode, texts)
+            return await asyncio.to_thread(loaded_then_encoded)
         except ProviderError:
             raise
         except Exception as e:
