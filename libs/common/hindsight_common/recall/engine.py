@@ -132,12 +132,15 @@ class RecallEngine:
         by_path = await self._run_paths(req, p, depth, reference)
 
         docs: dict[str, Document] = {}
-        copies: dict[str, dict[Document, None]] = {}  # each store's copy, for verification
+        # Each store's copy, for verification. A list: hashing a Document (every field) for
+        # each of a hundred hits cost more than the rest of the fusion; only the top k
+        # items' copies are ever looked at, deduplicated then.
+        copies: dict[str, list[Document]] = {}
         per_doc: dict[str, dict[str, PathScore]] = {}
         for path, hits in by_path.items():
             for rank, hit in enumerate(hits, start=1):
                 docs.setdefault(hit.document.id, hit.document)
-                copies.setdefault(hit.document.id, {})[hit.document] = None
+                copies.setdefault(hit.document.id, []).append(hit.document)
                 per_doc.setdefault(hit.document.id, {})[path] = PathScore(rank, hit.score)
         fused = reciprocal_rank_fusion(
             {path: [h.document.id for h in hits] for path, hits in by_path.items()},
@@ -159,7 +162,7 @@ class RecallEngine:
                          req.budget_tokens)
         return items
 
-    def _verified(self, items: list[RecallItem], copies: Mapping[str, Mapping[Document, None]],
+    def _verified(self, items: list[RecallItem], copies: Mapping[str, Sequence[Document]],
                   k: int) -> list[RecallItem]:
         """The best ``k`` items whose every copy (one per store that returned it) verifies
         against its signature: a document tampered with in any projection is dropped.
@@ -170,7 +173,7 @@ class RecallEngine:
         for item in items:
             if len(kept) == k:
                 break
-            if all(self._integrity.accepts(d, "recall") for d in copies[item.document.id]):
+            if all(self._integrity.accepts(d, "recall") for d in dict.fromkeys(copies[item.document.id])):
                 kept.append(item)
         return kept
 

@@ -134,8 +134,9 @@ def _rule_findings(text: str, layer: str) -> list[Finding]:
     quoted = _quoted_spans(text)
     lowered = text.lower()
     out: list[Finding] = []
+    gates: dict[int, bool] = {}
     for rule in RULES:
-        for m in rule.search_in(text, lowered):
+        for m in rule.search_in(text, lowered, gates):
             weight = rule.weight
             matched = m.group(0)
             if rule.family == "override" and _OWN.search(matched) and not _YOURS.search(matched):
