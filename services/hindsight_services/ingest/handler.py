@@ -22,6 +22,7 @@ from hindsight_common.api import (
     ForgetIn,
     IngestRequest,
     IngestResponse,
+    MemoryActionIn,
     ReflectIn,
     ReleaseIn,
     SessionCloseIn,
@@ -34,6 +35,7 @@ from hindsight_common.events import (
     SessionClosed,
     utcnow,
 )
+from hindsight_common.events.lifecycle import MemoryPinned, MemoryRestored, MemoryUnpinned
 from hindsight_common.events.security import MemoryReleased
 from hindsight_common.ports.log import EventLog, IdempotencyKey
 from hindsight_common.security.pii import COUNTERS as PII_COUNTERS
@@ -235,4 +237,17 @@ class Ingest:
             target=target, reason=request.reason, occurred_at=utcnow(),
         )
         [appended] = await self._log.append(MEMORIES if target == "memory" else INTERACTIONS, [event])
+        return AppendedOut(event_id=str(appended.event_id), offset=appended.offset)
+
+    async def lifecycle(self, action: str, memory_id: str, request: MemoryActionIn) -> AppendedOut:
+        """Append MemoryPinned, MemoryUnpinned or MemoryRestored (``action``: pin, unpin,
+        restore) on the memories stream."""
+        try:
+            mid = UUID(memory_id)
+        except ValueError as e:
+            raise InvalidInput("not a memory id", [Problem("memory_id", "must be a UUID")]) from e
+        model = {"pin": MemoryPinned, "unpin": MemoryUnpinned, "restore": MemoryRestored}[action]
+        event = model(tenant=request.tenant or self._settings.default_tenant, user=request.user, memory_id=mid,
+                      reason=request.reason, occurred_at=utcnow())
+        [appended] = await self._log.append(MEMORIES, [event])
         return AppendedOut(event_id=str(appended.event_id), offset=appended.offset)

@@ -2,6 +2,7 @@
 
 from hindsight_common.events.base import Event, utcnow
 from hindsight_common.events.interactions import InteractionRecorded, Role, SessionClosed, ToolCall
+from hindsight_common.events.lifecycle import MemoryPinned, MemoryRestored, MemoryUnpinned
 from hindsight_common.events.memories import (
     MemoriesMerged,
     MemoryAccessed,
@@ -35,10 +36,13 @@ __all__ = [
     "MemoryExtracted",
     "MemoryForgotten",
     "MemoryKind",
+    "MemoryPinned",
     "MemoryQuarantined",
     "MemoryReleased",
     "MemoryReinforced",
+    "MemoryRestored",
     "MemorySuperseded",
+    "MemoryUnpinned",
     "ReflectionRequested",
     "ReflectorInfo",
     "SessionSummarized",

@@ -17,6 +17,7 @@ from hindsight_common.errors import InvalidInput, Problem
 from hindsight_common.events.audit import AuditRecorded
 from hindsight_common.events.base import Event
 from hindsight_common.events.interactions import InteractionRecorded, SessionClosed
+from hindsight_common.events.lifecycle import MemoryPinned, MemoryRestored, MemoryUnpinned
 from hindsight_common.events.memories import (
     MemoriesMerged,
     MemoryAccessed,
@@ -47,6 +48,9 @@ EVENT_TYPES: dict[str, type[Event]] = {
     "MemoriesMerged": MemoriesMerged,
     "MemorySuperseded": MemorySuperseded,
     "MemoryConflicted": MemoryConflicted,
+    "MemoryPinned": MemoryPinned,
+    "MemoryUnpinned": MemoryUnpinned,
+    "MemoryRestored": MemoryRestored,
 }
 
 _UPCASTERS: dict[tuple[str, int], Upcaster] = {}

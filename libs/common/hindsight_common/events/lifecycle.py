@@ -1,0 +1,49 @@
+"""Events of a memory's lifecycle that people decide: pinning, unpinning, restoring.
+
+A pinned memory is never forgotten by a forgetting pass and weighs the most in
+importance (``consolidation/importance.py``); unpinning gives it back to the pass. A
+restore brings a forgotten memory back into recall (its content stayed in the
+projections until the purge grace period ran out; see ``consolidation/forgetting.py``).
+Each goes on ``hindsight.memories.v1``, keyed by tenant and user like the memory, so it
+follows the memory in log order.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+from uuid import UUID
+
+from pydantic import Field
+
+from hindsight_common.events.base import Event
+
+
+class MemoryPinned(Event):
+    """Someone pinned a memory: no forgetting pass touches it."""
+
+    type: Literal["MemoryPinned"] = "MemoryPinned"
+    schema_version: Literal[1] = 1
+    memory_id: UUID
+    reason: str = Field(default="", max_length=500)
+    by: str = Field(default="api", max_length=200, description="Who pinned it (the API, the UI, a CLI user).")
+
+
+class MemoryUnpinned(Event):
+    """Someone unpinned a memory: forgetting passes judge it by its importance again."""
+
+    type: Literal["MemoryUnpinned"] = "MemoryUnpinned"
+    schema_version: Literal[1] = 1
+    memory_id: UUID
+    reason: str = Field(default="", max_length=500)
+    by: str = Field(default="api", max_length=200)
+
+
+class MemoryRestored(Event):
+    """Someone restored a forgotten memory: recall serves it again, and it counts as
+    just used (a forgetting pass does not take it straight back)."""
+
+    type: Literal["MemoryRestored"] = "MemoryRestored"
+    schema_version: Literal[1] = 1
+    memory_id: UUID
+    reason: str = Field(default="", max_length=500)
+    by: str = Field(default="api", max_length=200)
