@@ -86,6 +86,7 @@ async def run_consolidate_bench(n: int, seed: int = 7) -> dict[str, Any]:
                 await handler.handle(chunk, {f"{MEMORIES}#0": chunk[-1].offset})
                 elapsed += time.perf_counter() - started
             decisions = [r.event for r in await _all(log) if not isinstance(r.event, MemoryExtracted)]
+            live = len(handler.state.live())  # before the forgetting pass
             forgetting = await _forgetting(handler, log, settings, seed)
         finally:
             await accesses.close()
@@ -99,7 +100,7 @@ async def run_consolidate_bench(n: int, seed: int = 7) -> dict[str, Any]:
         "statements": n, "seconds": round(elapsed, 2), "statements_per_s": round(n / elapsed, 1),
         "embedded_texts": embedder.texts, "embedding_seconds": round(embedder.seconds, 2),
         "statements_per_s_without_embedding": round(n / max(elapsed - embedder.seconds, 1e-9), 1),
-        "live": len(handler.state.live()), "live_expected": data.live,
+        "live": live, "live_expected": data.live,
         "merges_exact": sum(1 for e in decisions if isinstance(e, MemoriesMerged) and e.reason.startswith("exact")),
         "merges_near": sum(1 for e in decisions if isinstance(e, MemoriesMerged) and e.reason.startswith("near")),
         "conflicts": sum(1 for e in decisions if e is not None and e.type == "MemoryConflicted"),
