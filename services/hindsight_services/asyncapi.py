@@ -40,10 +40,11 @@ STREAM_EVENTS: dict[str, tuple[str, str, tuple[str, ...]]] = {
                    "ingest", ("InteractionRecorded", "SessionClosed", "MemoryQuarantined", "MemoryReleased")),
     MEMORIES: ("What Hindsight learned and decided about it: memories, summaries, forgets, "
                "recall's access counts, consolidation's merges, supersessions and conflicts, pins and restores.",
-               "reflect, consolidate, ingest (forget, pin, unpin, restore), query (access counts)",
+               "reflect, consolidate, ingest (forget, pin, unpin, restore, expire), query (access counts)",
                ("MemoryExtracted", "MemoryReinforced", "SessionSummarized", "MemoryForgotten",
                 "MemoryAccessed", "MemoriesMerged", "MemorySuperseded", "MemoryConflicted", "MemoryQuarantined",
-                "MemoryReleased", "MemoryPinned", "MemoryUnpinned", "MemoryRestored")),
+                "MemoryReleased", "MemoryPinned", "MemoryUnpinned", "MemoryRestored",
+                "MemoryExpirySet")),
     CONTROL: ("Requests to the workers.", "ingest", ("ReflectionRequested",)),
     AUDIT: ("Who did what, when, with which credential, and the outcome; never content.",
             "the gateway and ingest (refusals, admin key actions), hindsight keys", ("AuditRecorded",)),

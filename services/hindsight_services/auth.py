@@ -22,6 +22,7 @@ from hindsight_common.api import (
     ConsolidateIn,
     ForgetIn,
     IngestRequest,
+    ExpireIn,
     MemoryActionIn,
     RecallIn,
     ReflectIn,
@@ -70,7 +71,7 @@ def tenant_of(request: Request, asked: str | None, settings: Settings, field: st
 
 
 B = TypeVar("B", IngestRequest, SessionCloseIn, ReflectIn, ForgetIn, RecallIn, ReleaseIn, MemoryActionIn,
-              ConsolidateIn)
+              ConsolidateIn, ExpireIn)
 
 
 def bind_tenant(principal: Principal | None, body: B, settings: Settings) -> B:

@@ -196,6 +196,9 @@ async def test_pin_unpin_restore_and_a_dry_consolidation(gateway: Gateway) -> No
         await hs.restore(memory.id, user=user)
         await hs.wait_until_caught_up()
         assert [m.id for m in (await hs.list_memories(user=user)).items] == [memory.id]
+        await hs.expire(memory.id, user=user, expires_at=datetime(2999, 1, 1, tzinfo=UTC))
+        await hs.wait_until_caught_up()
+        assert (await hs.get_memory(memory.id)).memory.expires_at == datetime(2999, 1, 1, tzinfo=UTC)
         dry = await hs.consolidate(user=user, dry_run=True)
         assert dry.dry_run and dry.live == 1 and dry.events == ()  # a share of one memory is none
         with pytest.raises(InvalidRequest):

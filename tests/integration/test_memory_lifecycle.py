@@ -72,6 +72,19 @@ async def test_pin_unpin_and_restore(app: App) -> None:
     assert pref["id"] in [i["id"] for i in (await app.client.post("/v1/recall", json=query)).json()["items"]]
     assert (await app.client.get(f"/v1/memories/{pref['id']}")).status_code == 200
 
+    # A TTL: once it has passed, recall leaves the memory out; cleared, it is back.
+    r = await app.client.post(f"/v1/memories/{pref['id']}:expire", json={"user": "ann", "ttl_s": 0.001})
+    assert r.status_code == 202
+    await app.runtime.wait_caught_up()
+    assert (await app.client.get(f"/v1/memories/{pref['id']}")).json()["memory"]["expires_at"] is not None
+    assert pref["id"] not in [i["id"] for i in (await app.client.post("/v1/recall", json=query)).json()["items"]]
+    await app.client.post(f"/v1/memories/{pref['id']}:expire", json={"user": "ann"})
+    await app.runtime.wait_caught_up()
+    assert pref["id"] in [i["id"] for i in (await app.client.post("/v1/recall", json=query)).json()["items"]]
+    both = await app.client.post(f"/v1/memories/{pref['id']}:expire",
+                                 json={"user": "ann", "ttl_s": 5, "expires_at": "2030-01-01T00:00:00Z"})
+    assert both.status_code == 422 and both.json()["error"]["problems"][0]["field"] == "ttl_s"
+
     bad = await app.client.post("/v1/memories/not-a-uuid:pin", json={"user": "ann"})
     assert bad.status_code == 422 and bad.json()["error"]["problems"][0]["field"] == "memory_id"
     missing_user = await app.client.post(f"/v1/memories/{pref['id']}:restore", json={})

@@ -20,6 +20,7 @@ from hindsight_common.consolidation.importance import ImportanceParams, importan
 from hindsight_common.consolidation.state import ConsolidationState
 from hindsight_common.events import (
     MemoryAccessed,
+    MemoryExpirySet,
     MemoryExtracted,
     MemoryForgotten,
     MemoryPinned,
@@ -129,6 +130,23 @@ def test_a_restored_memory_comes_back_counts_as_used_and_can_be_forgotten_again(
     assert [e.memory_id for e in later] == [first.memory_id] and later[0].event_id != first.event_id
 
 
+def test_an_expired_memory_is_forgotten_whatever_its_importance_unless_pinned() -> None:
+    fresh = [memory(1, "preference", day=399), memory(2, "preference", day=399), memory(3, "fact", day=399)]
+    expire = [MemoryExpirySet(tenant="t1", user="u1", occurred_at=at(399), memory_id=m.memory_id,
+                              expires_at=at(399.5)) for m in fresh[:2]]
+    pin = MemoryPinned(tenant="t1", user="u1", occurred_at=at(399), memory_id=fresh[1].memory_id)
+    state = folded([*fresh, *expire, pin])
+    planned = plan(state, at(400), ForgetPolicy(threshold=0.2, min_age_days=30, max_share=1.0))
+    assert [(p.memory_id, p.importance) for p in planned] == [(fresh[0].memory_id, 0.0)]
+    assert planned[0].reason == f"expired at {at(399.5).isoformat()}"
+    cleared = MemoryExpirySet(tenant="t1", user="u1", occurred_at=at(399), memory_id=fresh[0].memory_id, expires_at=None)
+    state.observe(cleared)
+    assert plan(state, at(400), ForgetPolicy(threshold=0.2, min_age_days=30, max_share=1.0)) == []
+    docs = project([*fresh, *expire])
+    assert docs[str(fresh[0].memory_id)].expires_at == at(399.5) and docs[str(fresh[2].memory_id)].expires_at is None
+    assert project([*fresh, *expire, cleared])[str(fresh[0].memory_id)].expires_at is None
+
+
 # -- projections ------------------------------------------------------------------------
 
 def test_the_projections_pin_unpin_and_restore() -> None:
@@ -158,7 +176,7 @@ def project(log: Sequence[Event], batch: int = 1) -> dict[str, Document]:
 
 @dataclass(frozen=True)
 class Step:
-    op: str  # extract, pin, unpin, access, forget, restore, pass
+    op: str  # extract, pin, unpin, access, forget, restore, expire, pass
     kind: MemoryKind = "fact"
     target: int = 0
     days: int = 0
@@ -167,6 +185,7 @@ class Step:
 steps = st.one_of(
     st.builds(Step, op=st.just("extract"), kind=st.sampled_from(KINDS), days=st.integers(0, 400)),
     st.builds(Step, op=st.sampled_from(["pin", "unpin", "access", "forget", "restore"]), target=st.integers(0, 40)),
+    st.builds(Step, op=st.just("expire"), target=st.integers(0, 40), days=st.integers(-1, 300)),
     st.builds(Step, op=st.just("pass"), days=st.integers(0, 2000)),
 )
 shares = st.sampled_from([0.0, 0.1, 0.34, 0.5, 1.0])
@@ -209,6 +228,9 @@ def run(plan_: Sequence[Step], share: float) -> tuple[list[Event], Consolidation
             mid = ids[s.target % len(ids)]
             if s.op == "access":
                 event = MemoryAccessed(counts={str(mid): 1 + s.target % 3}, window_start=clock, window_end=clock, **who)
+            elif s.op == "expire":  # -1 days: clear the expiry
+                event = MemoryExpirySet(memory_id=mid, expires_at=None if s.days < 0 else clock + timedelta(days=s.days),
+                                        **who)
             else:
                 model = {"pin": MemoryPinned, "unpin": MemoryUnpinned, "forget": MemoryForgotten,
                          "restore": MemoryRestored}[s.op]
@@ -247,6 +269,7 @@ def test_a_replay_gives_the_same_live_set_and_the_projections_agree(plan_: list[
     for i, status in first.status_of().items():
         assert (docs[str(i)].type == "semantic") == (status == "live"), (i, status, docs[str(i)].type)
         assert docs[str(i)].pinned == first.memories[i].pinned
+        assert docs[str(i)].expires_at == first.memories[i].expires_at
     for before, reference, decided in passes:  # the same pass on the same state: the same events
         again_decided = forgotten_events(before, plan(before, reference, policy_of(share)), reference)
         assert [same(e) for e in again_decided] == [same(e) for e in decided]

@@ -148,6 +148,10 @@ class Calls:
         body = _drop_none({"tenant": self.tenant, "user": user, "reason": reason})
         return Call("POST", f"/v1/memories/{_segment(memory_id)}:{action}", Appended.first_of, body)
 
+    def expire(self, memory_id: str, *, user: str, expires_at: str | None, ttl_s: float | None) -> Call[Appended]:
+        body = _drop_none({"tenant": self.tenant, "user": user, "expires_at": expires_at, "ttl_s": ttl_s})
+        return Call("POST", f"/v1/memories/{_segment(memory_id)}:expire", Appended.first_of, body)
+
     def consolidate(self, *, user: str, dry_run: bool) -> Call[Consolidation]:
         body = _drop_none({"tenant": self.tenant, "user": user, "dry_run": dry_run})
         return Call("POST", "/v1/consolidate", Consolidation.from_json, body)

@@ -173,6 +173,7 @@ class Memory:
     merged_into: str | None = None
     merged_from: tuple[str, ...] = ()
     pinned: bool = False  # no forgetting pass touches it
+    expires_at: datetime | None = None  # its TTL, if set: not recalled after
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> Memory:
@@ -202,6 +203,7 @@ class Memory:
             "merged_into": _opt_str(d.get("merged_into")),
             "merged_from": tuple(str(i) for i in d.get("merged_from") or ()),
             "pinned": bool(d.get("pinned") or False),
+            "expires_at": _dt(d["expires_at"]) if d.get("expires_at") else None,
         }
 
 

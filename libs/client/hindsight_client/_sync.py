@@ -159,6 +159,14 @@ class Hindsight:
         """Restore a forgotten memory: once applied, recall serves it again."""
         return self._send(self._calls.memory_action("restore", memory_id, user=user, reason=reason))
 
+    def expire(
+        self, memory_id: str, *, user: str, expires_at: datetime | str | None = None, ttl_s: float | None = None,
+    ) -> Appended:
+        """Give a memory an expiry (a time, or ``ttl_s`` seconds from now; neither clears it):
+        once passed, recall leaves it out and the next forgetting pass forgets it."""
+        at = expires_at.isoformat() if isinstance(expires_at, datetime) else expires_at
+        return self._send(self._calls.expire(memory_id, user=user, expires_at=at, ttl_s=ttl_s))
+
     def consolidate(self, *, user: str, dry_run: bool = False) -> Consolidation:
         """Run a forgetting pass over the user's memories now (``dry_run``: only list what it would forget)."""
         return self._send(self._calls.consolidate(user=user, dry_run=dry_run))

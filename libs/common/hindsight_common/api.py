@@ -109,6 +109,7 @@ class MemoryState(_Strict):
     importance: float | None = Field(
         None, description="What rerank weighs it by: a base by kind, raised by reinforcement; 1 when pinned.")
     pinned: bool = Field(False, description="Pinned: no forgetting pass touches it.")
+    expires_at: datetime | None = Field(None, description="Its expiry (TTL), if one was set: not recalled after.")
     superseded_by: str | None = Field(None, description="The memory holding the newer value, once superseded.")
     supersedes: list[str] = Field(default_factory=list, description="Older values this memory replaced.")
     merged_into: str | None = Field(None, description="The memory it was merged into.")
@@ -244,6 +245,16 @@ class MemoryActionIn(_Strict):
 
     tenant: Identifier | None = None
     user: Identifier
+    reason: str = Field("", max_length=500)
+
+
+class ExpireIn(_Strict):
+    """The body of ``:expire``: an expiry time, a TTL in seconds from now, or neither (clears it)."""
+
+    tenant: Identifier | None = None
+    user: Identifier
+    expires_at: ApiDatetime | None = Field(None, description="When the memory expires (ISO 8601 with an offset).")
+    ttl_s: float | None = Field(None, gt=0, le=100 * 365 * 86400, description="Or: seconds from now.")
     reason: str = Field("", max_length=500)
 
 

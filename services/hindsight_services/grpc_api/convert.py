@@ -313,6 +313,7 @@ def _state(m: MemoryState) -> dict[str, Any]:
         "reinforced_count": m.reinforced_count, "last_reinforced_at": m.last_reinforced_at,
         "importance": m.importance, "superseded_by": m.superseded_by, "supersedes": m.supersedes,
         "merged_into": m.merged_into, "merged_from": m.merged_from, "pinned": m.pinned,
+        "expires_at": m.expires_at,
     }
 
 

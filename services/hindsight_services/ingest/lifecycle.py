@@ -1,5 +1,5 @@
-"""The write routes of a memory's lifecycle: ``:pin``, ``:unpin``, ``:restore`` and an
-on-demand forgetting pass (``POST /v1/consolidate``).
+"""The write routes of a memory's lifecycle: ``:pin``, ``:unpin``, ``:restore``,
+``:expire`` (a TTL) and an on-demand forgetting pass (``POST /v1/consolidate``).
 
 Each pin, unpin or restore is one event on the memories stream (``events/lifecycle.py``),
 acknowledged once durable; the projections apply it (``consolidation/lifecycle.py``). The
@@ -13,7 +13,15 @@ from collections.abc import Callable
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
-from hindsight_common.api import AppendedEventsOut, AppendedOut, ConsolidateIn, ConsolidateOut, MemoryActionIn, PlannedForget
+from hindsight_common.api import (
+    AppendedEventsOut,
+    AppendedOut,
+    ConsolidateIn,
+    ConsolidateOut,
+    ExpireIn,
+    MemoryActionIn,
+    PlannedForget,
+)
 from hindsight_common.consolidation.forgetting import ForgetPolicy
 from hindsight_common.events import Event, MemoryPinned, MemoryRestored, MemoryUnpinned, utcnow
 from hindsight_common.ports.log import EventLog
@@ -31,13 +39,28 @@ ACTIONS: dict[str, tuple[type[Event], str]] = {
                 "applied the MemoryRestored event."),
 }
 #: The paths of these routes, for the gateway that forwards writes to ingest.
-PATHS = (*(f"/v1/memories/{{memory_id}}:{a}" for a in ACTIONS), "/v1/consolidate")
+PATHS = (*(f"/v1/memories/{{memory_id}}:{a}" for a in (*ACTIONS, "expire")), "/v1/consolidate")
 
 
 def add_routes(api: APIRouter, get_log: Callable[[], EventLog], settings: Settings) -> None:
     """Add the lifecycle routes to ingest's router (which checks the ``write`` scope)."""
     for action, (model, summary) in ACTIONS.items():
         _action_route(api, get_log, settings, action, model, summary)
+
+    @api.post(
+        "/v1/memories/{memory_id}:expire",
+        status_code=202,
+        openapi_extra=json_body(ExpireIn),
+        responses={202: {"model": AppendedEventsOut, "description": "MemoryExpirySet is durable on the log."}},
+    )
+    async def expire_memory(memory_id: str, request: Request) -> JSONResponse:
+        """Give a memory an expiry (``expires_at``, or ``ttl_s`` seconds from now), or clear
+        it (neither): once it has passed, recall leaves the memory out and the next
+        forgetting pass forgets it (unless it is pinned)."""
+        body, _ = await parse_body(request, ExpireIn, settings.max_body_bytes)
+        body = bind_tenant(principal_of(request), body, settings)
+        appended = await Ingest(get_log(), settings).expire(memory_id, body)
+        return JSONResponse(AppendedEventsOut(events=[appended]).model_dump(mode="json"), status_code=202)
 
     @api.post(
         "/v1/consolidate",

@@ -2,7 +2,8 @@
 
 A pass at ``reference`` time forgets each live, unpinned memory that is older than
 ``min_age_days`` (since it was stated: its valid-from time, else when it was recorded) and whose importance (``importance.py``: stated,
-lifted by use, decayed since last use) is below ``threshold``. Pinned memories are
+lifted by use, decayed since last use) is below ``threshold``; one whose expiry (``MemoryExpirySet``, a TTL) has passed is forgotten
+whatever its importance or age (first: its importance counts as 0). Pinned memories are
 never touched. A pass never forgets more than ``max_share`` of one user's live memories
 (rounded down), lowest importance first, so a bad setting cannot wipe a memory bank; the
 rest waits for the next pass. The decisions are ``MemoryForgotten`` events (soft: the
@@ -90,6 +91,9 @@ def plan(
 def _eligible(live: Iterable[Tracked], reference: datetime, policy: ForgetPolicy) -> Iterable[Planned]:
     for m in live:
         if m.pinned:
+            continue
+        if m.expires_at is not None and m.expires_at <= reference:
+            yield Planned(m.id, m.group[0], m.group[1], 0.0, f"expired at {m.expires_at.isoformat()}")
             continue
         age = (reference - m.at).total_seconds() / 86400  # since it was stated (valid from)
         if age < policy.min_age_days:

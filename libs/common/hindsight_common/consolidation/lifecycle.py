@@ -11,7 +11,8 @@ Pure functions over the documents a projection already holds, called by
   adds it to the new one's ``supersedes``;
 - ``MemoryConflicted`` tags each memory "conflicted" (both stay live), so a reviewer
   finds them with ``GET /v1/memories?tag=conflicted``;
-- ``MemoryPinned`` / ``MemoryUnpinned`` set or clear ``pinned``;
+- ``MemoryPinned`` / ``MemoryUnpinned`` set or clear ``pinned``, ``MemoryExpirySet`` sets
+  ``expires_at``;
 - ``MemoryRestored`` gives a forgotten memory back the state it had before the forget
   ("semantic", or "merged" / "superseded" / "quarantined" when it had been).
 
@@ -32,6 +33,7 @@ from hindsight_common.events import (
     Event,
     MemoriesMerged,
     MemoryConflicted,
+    MemoryExpirySet,
     MemoryPinned,
     MemoryReinforced,
     MemoryRestored,
@@ -40,7 +42,7 @@ from hindsight_common.events import (
 )
 from hindsight_common.ports.projection import Document
 
-PINNING_EVENTS = (MemoryPinned, MemoryUnpinned, MemoryRestored)
+PINNING_EVENTS = (MemoryPinned, MemoryUnpinned, MemoryRestored, MemoryExpirySet)
 LIFECYCLE_EVENTS = (MemoryReinforced, MemoriesMerged, MemorySuperseded, MemoryConflicted, *PINNING_EVENTS)
 #: The tag a memory in an unresolved conflict carries, for a reviewer to browse by.
 CONFLICT_TAG = "conflicted"
@@ -52,7 +54,7 @@ Known = Callable[[str], Document | None]
 
 def referenced(e: Event) -> list[str]:
     """The memory ids a lifecycle event updates (to look up in the projection)."""
-    if isinstance(e, MemoryReinforced | MemoryPinned | MemoryUnpinned | MemoryRestored):
+    if isinstance(e, MemoryReinforced | MemoryPinned | MemoryUnpinned | MemoryRestored | MemoryExpirySet):
         return [str(e.memory_id)]
     if isinstance(e, MemoriesMerged):
         return [str(e.kept_id), *(str(i) for i in e.merged_ids)]
@@ -112,7 +114,9 @@ def updated_documents(e: Event, stream: str, offset: int, known: Known) -> list[
     return out
 
 
-def _pinning(e: MemoryPinned | MemoryUnpinned | MemoryRestored, doc: Document) -> Document | None:
+def _pinning(e: MemoryPinned | MemoryUnpinned | MemoryRestored | MemoryExpirySet, doc: Document) -> Document | None:
+    if isinstance(e, MemoryExpirySet):
+        return None if doc.expires_at == e.expires_at else replace(doc, expires_at=e.expires_at)
     if isinstance(e, MemoryPinned):
         return None if doc.pinned else replace(doc, pinned=True)
     if isinstance(e, MemoryUnpinned):
@@ -163,6 +167,7 @@ def lifecycle_payload(doc: Document) -> dict[str, Any]:
         "merged_into": doc.merged_into or "",
         "merged_from": list(doc.merged_from),
         "pinned": doc.pinned,
+        "expires_at": doc.expires_at.isoformat() if doc.expires_at else "",
     }
 
 
@@ -178,4 +183,5 @@ def lifecycle_fields(p: dict[str, Any]) -> dict[str, Any]:
         "merged_into": str(p.get("merged_into") or "") or None,
         "merged_from": tuple(str(x) for x in p.get("merged_from") or ()),
         "pinned": bool(p.get("pinned") or False),
+        "expires_at": datetime.fromisoformat(str(p["expires_at"])).astimezone(UTC) if p.get("expires_at") else None,
     }

@@ -37,6 +37,7 @@ from hindsight_common.events import (
     MemoriesMerged,
     MemoryConflicted,
     MemoryAccessed,
+    MemoryExpirySet,
     MemoryExtracted,
     MemoryForgotten,
     MemoryKind,
@@ -81,6 +82,7 @@ class Tracked:
     last_used: datetime | None = None  # the last reinforcement, access or restore
     forgotten_from: Status = "live"  # what a restore gives back
     restores: int = 0
+    expires_at: datetime | None = None
 
     @property
     def used_at(self) -> datetime:
@@ -241,6 +243,10 @@ class ConsolidationState:
                 m.pinned = isinstance(e, MemoryPinned)
         elif isinstance(e, MemoryAccessed):
             self._accessed(e)
+        elif isinstance(e, MemoryExpirySet):
+            m = self.memories.get(e.memory_id)
+            if m is not None:
+                m.expires_at = e.expires_at
         elif isinstance(e, MemoriesMerged):
             kept = self.memories.get(e.kept_id)
             for mid in e.merged_ids:

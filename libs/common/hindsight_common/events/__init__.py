@@ -2,7 +2,7 @@
 
 from hindsight_common.events.base import Event, utcnow
 from hindsight_common.events.interactions import InteractionRecorded, Role, SessionClosed, ToolCall
-from hindsight_common.events.lifecycle import MemoryPinned, MemoryRestored, MemoryUnpinned
+from hindsight_common.events.lifecycle import MemoryExpirySet, MemoryPinned, MemoryRestored, MemoryUnpinned
 from hindsight_common.events.memories import (
     MemoriesMerged,
     MemoryAccessed,
@@ -33,6 +33,7 @@ __all__ = [
     "MemoriesMerged",
     "MemoryAccessed",
     "MemoryConflicted",
+    "MemoryExpirySet",
     "MemoryExtracted",
     "MemoryForgotten",
     "MemoryKind",

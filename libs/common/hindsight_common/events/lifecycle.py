@@ -1,9 +1,10 @@
-"""Events of a memory's lifecycle that people decide: pinning, unpinning, restoring.
+"""Events of a memory's lifecycle that people decide: pinning, unpinning, restoring, expiry.
 
 A pinned memory is never forgotten by a forgetting pass and weighs the most in
 importance (``consolidation/importance.py``); unpinning gives it back to the pass. A
 restore brings a forgotten memory back into recall (its content stayed in the
-projections until the purge grace period ran out; see ``consolidation/forgetting.py``).
+projections; see ``consolidation/forgetting.py``). An expiry (a TTL) takes the memory out
+of recall once its time has passed, and the next forgetting pass forgets it.
 Each goes on ``hindsight.memories.v1``, keyed by tenant and user like the memory, so it
 follows the memory in log order.
 """
@@ -15,7 +16,7 @@ from uuid import UUID
 
 from pydantic import Field
 
-from hindsight_common.events.base import Event
+from hindsight_common.events.base import Event, UtcDatetime
 
 
 class MemoryPinned(Event):
@@ -45,5 +46,17 @@ class MemoryRestored(Event):
     type: Literal["MemoryRestored"] = "MemoryRestored"
     schema_version: Literal[1] = 1
     memory_id: UUID
+    reason: str = Field(default="", max_length=500)
+    by: str = Field(default="api", max_length=200)
+
+
+class MemoryExpirySet(Event):
+    """Someone gave a memory an expiry time (a TTL), or cleared it (``expires_at`` None):
+    once it has passed, recall leaves the memory out and a forgetting pass forgets it."""
+
+    type: Literal["MemoryExpirySet"] = "MemoryExpirySet"
+    schema_version: Literal[1] = 1
+    memory_id: UUID
+    expires_at: UtcDatetime | None
     reason: str = Field(default="", max_length=500)
     by: str = Field(default="api", max_length=200)

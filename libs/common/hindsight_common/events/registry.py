@@ -17,7 +17,7 @@ from hindsight_common.errors import InvalidInput, Problem
 from hindsight_common.events.audit import AuditRecorded
 from hindsight_common.events.base import Event
 from hindsight_common.events.interactions import InteractionRecorded, SessionClosed
-from hindsight_common.events.lifecycle import MemoryPinned, MemoryRestored, MemoryUnpinned
+from hindsight_common.events.lifecycle import MemoryExpirySet, MemoryPinned, MemoryRestored, MemoryUnpinned
 from hindsight_common.events.memories import (
     MemoriesMerged,
     MemoryAccessed,
@@ -51,6 +51,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
     "MemoryPinned": MemoryPinned,
     "MemoryUnpinned": MemoryUnpinned,
     "MemoryRestored": MemoryRestored,
+    "MemoryExpirySet": MemoryExpirySet,
 }
 
 _UPCASTERS: dict[tuple[str, int], Upcaster] = {}
