@@ -10,7 +10,8 @@ Then forgetting: a seeded tenth of the live memories is pinned and three tenths 
 recalled a day before a pass that runs 400 days after the stream (``forgetting_pass``
 with the settings' policy). It reports what the pass forgot against what the policy
 makes eligible, the guard's cap, how many pinned or recently used memories were
-forgotten (0 is the only right answer), the pass's time, and whether a replay of the
+forgotten (0 is the only right answer), the pass's time, how many of them the pass after the
+grace period purges, and whether a replay of the
 log (no embedder, no model: the recorded decisions are read) gives the same live,
 merged, superseded and forgotten sets.
 """
@@ -30,7 +31,16 @@ from typing import Any
 from hindsight_common.bench.consolidation import score, stream
 from hindsight_common.consolidation.forgetting import ForgetPolicy, plan
 from hindsight_common.consolidation.state import ConsolidationState
-from hindsight_common.events import Event, MemoriesMerged, MemoryAccessed, MemoryExtracted, MemoryPinned, MemorySuperseded
+from hindsight_common.events import (
+    Event,
+    MemoriesMerged,
+    MemoryAccessed,
+    MemoryExtracted,
+    MemoryForgotten,
+    MemoryPinned,
+    MemoryPurged,
+    MemorySuperseded,
+)
 from hindsight_common.factory import make_access_counts, make_embedder, make_log
 from hindsight_common.ports.embedder import Embedder
 from hindsight_common.ports.log import LogRecord
@@ -139,7 +149,10 @@ async def _forgetting(handler: Consolidate, log: Any, settings: Settings, seed: 
     started = time.perf_counter()
     forgotten = await handler.forgetting_pass(reference)
     pass_s = time.perf_counter() - started
-    ids = {e.memory_id for e in forgotten}
+    ids = {e.memory_id for e in forgotten if isinstance(e, MemoryForgotten)}
+    # After the grace period the next pass purges what this one forgot (and forgets more).
+    later = await handler.forgetting_pass(reference + timedelta(days=policy.grace_days + 1))
+    purged = {e.memory_id for e in later if isinstance(e, MemoryPurged)}
     started = time.perf_counter()
     replayed = ConsolidationState(handler.state.similarity)
     for r in await _all(log):
@@ -155,7 +168,7 @@ async def _forgetting(handler: Consolidate, log: Any, settings: Settings, seed: 
         "cap": sum(math.floor(policy.max_share * sum(1 for i in live if state.memories[i].group[:2] == u))
                    for u in users),
         "pinned_forgotten": len(ids & pinned), "used_forgotten": len(ids & used),
-        "pass_ms": round(pass_s * 1000, 1), "replay_equal": replayed.status_of() == state.status_of(),
+        "purged_after_grace": len(purged & ids), "pass_ms": round(pass_s * 1000, 1), "replay_equal": replayed.status_of() == state.status_of(),
         "replay_s": round(replay_s, 2), "policy": {"threshold": policy.threshold,
                                                    "min_age_days": policy.min_age_days, "max_share": policy.max_share},
     }
@@ -185,7 +198,7 @@ def print_consolidate_bench(result: dict[str, Any], as_json: bool) -> None:
         print(f"  forgetting    a pass 400 days on: {f['forgotten']} of {f['live_before']} live forgotten "
               f"({f['eligible']} eligible, guard cap {f['cap']}); pinned forgotten {f['pinned_forgotten']} "
               f"of {f['pinned']}, recently used forgotten {f['used_forgotten']} of {f['recently_used']}; "
-              f"{f['pass_ms']:.0f} ms")
+              f"{f['pass_ms']:.0f} ms; {f['purged_after_grace']} of them purged by the pass after the grace period")
         print(f"  replay        same live/merged/superseded/forgotten sets: {f['replay_equal']} "
               f"({f['replay_s']:.1f} s, no embedder)")
     if as_json:

@@ -22,6 +22,7 @@ async def test_the_bench_scores_real_decisions(capsys: pytest.CaptureFixture[str
     assert f["live_before"] == result["live"] and 0 < f["forgotten"] <= f["cap"] <= f["live_before"] // 10 + 1
     assert f["forgotten"] == min(f["eligible"], f["cap"]) or f["cap"] < f["eligible"]
     assert f["pinned_forgotten"] == 0 and f["used_forgotten"] == 0 and f["replay_equal"] is True
+    assert f["purged_after_grace"] == f["forgotten"]
     print_consolidate_bench(result, as_json=False)
     out = capsys.readouterr().out
     assert "dedup         P=" in out and "forgetting    a pass 400 days on:" in out

@@ -15,7 +15,7 @@ from datetime import UTC, datetime, timedelta
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from hindsight_common.consolidation.forgetting import ForgetPolicy, forgotten_events, plan
+from hindsight_common.consolidation.forgetting import ForgetPolicy, forgotten_events, plan, purges
 from hindsight_common.consolidation.importance import ImportanceParams, importance
 from hindsight_common.consolidation.state import ConsolidationState
 from hindsight_common.events import (
@@ -24,6 +24,7 @@ from hindsight_common.events import (
     MemoryExtracted,
     MemoryForgotten,
     MemoryPinned,
+    MemoryPurged,
     MemoryRestored,
     MemoryUnpinned,
 )
@@ -89,6 +90,19 @@ def test_use_lifts_importance_log_smoothed_and_recall_reads_the_stated_value() -
     assert importance_of(doc) == importance("fact", reinforced=1) == 0.95  # unchanged for recall
 
 
+def test_recall_reads_exactly_the_importance_it_read_before_pinning_existed() -> None:
+    """What rerank's factor was (a base by kind, halfway to 1 per reinforcement), for every
+    unpinned document: so recall figures such as LoCoMo's R@10 cannot move."""
+    old_base = {"preference": 1.0, "fact": 0.9, "lesson": 0.9, "error": 0.85, "event": 0.8,
+                "episodic": 0.6, "summary": 0.5}
+    for kind in (*old_base, "other"):
+        for reinforced in range(6):
+            doc = Document(id="m", tenant="t", user="u", session="s", type="semantic", speaker="A", role="memory",
+                           content="x", occurred_at=T0, kind=kind, reinforced_count=reinforced)
+            want = round(1.0 - (1.0 - old_base.get(kind, 0.6)) * 0.5 ** reinforced, 6)
+            assert importance_of(doc) == want, (kind, reinforced)
+
+
 # -- the pass ---------------------------------------------------------------------------
 
 POLICY = ForgetPolicy(threshold=0.2, min_age_days=30, max_share=0.5, importance=ImportanceParams(half_life_days=30))
@@ -147,6 +161,24 @@ def test_an_expired_memory_is_forgotten_whatever_its_importance_unless_pinned() 
     assert project([*fresh, *expire, cleared])[str(fresh[0].memory_id)].expires_at is None
 
 
+def test_after_the_grace_period_a_forgotten_memory_is_purged_and_can_no_longer_be_restored() -> None:
+    m = memory(1, "fact")
+    gone = MemoryForgotten(tenant="t1", user="u1", occurred_at=at(100), memory_id=m.memory_id)
+    state = folded([m, gone])
+    policy = ForgetPolicy(grace_days=30)
+    assert purges(state, at(129), policy) == []
+    [purge] = purges(state, at(130), policy)
+    assert purge.memory_id == m.memory_id and "30 days of grace" in purge.reason
+    restore = MemoryRestored(tenant="t1", user="u1", occurred_at=at(131), memory_id=m.memory_id)
+    for e in (purge, restore):
+        state.observe(e)
+    assert state.memories[m.memory_id].status == "forgotten" and purges(state, at(200), policy) == []
+    docs = project([m, gone, purge, restore])
+    assert docs[str(m.memory_id)].type == "forgotten" and docs[str(m.memory_id)].content == ""
+    kept = project([m, gone, restore])  # restored within the grace period: back, content and all
+    assert kept[str(m.memory_id)].type == "semantic" and kept[str(m.memory_id)].content == m.content
+
+
 # -- projections ------------------------------------------------------------------------
 
 def test_the_projections_pin_unpin_and_restore() -> None:
@@ -195,7 +227,8 @@ Pass = tuple[ConsolidationState, datetime, list[MemoryForgotten]]
 
 
 def policy_of(share: float) -> ForgetPolicy:
-    return ForgetPolicy(threshold=0.5, min_age_days=10, max_share=share, importance=ImportanceParams(half_life_days=30))
+    return ForgetPolicy(threshold=0.5, min_age_days=10, max_share=share, importance=ImportanceParams(half_life_days=30),
+                        grace_days=100)
 
 
 def run(plan_: Sequence[Step], share: float) -> tuple[list[Event], ConsolidationState, list[Pass]]:
@@ -219,10 +252,11 @@ def run(plan_: Sequence[Step], share: float) -> tuple[list[Event], Consolidation
             clock += timedelta(days=s.days)
             before = folded(log)
             decided = forgotten_events(state, plan(state, clock, policy), clock)
+            purged = purges(state, clock, policy)
             passes.append((before, clock, decided))
-            for e in decided:
+            for e in (*purged, *decided):
                 state.observe(e)
-            log += decided
+            log += [*purged, *decided]
             continue
         elif ids:
             mid = ids[s.target % len(ids)]
@@ -270,6 +304,7 @@ def test_a_replay_gives_the_same_live_set_and_the_projections_agree(plan_: list[
         assert (docs[str(i)].type == "semantic") == (status == "live"), (i, status, docs[str(i)].type)
         assert docs[str(i)].pinned == first.memories[i].pinned
         assert docs[str(i)].expires_at == first.memories[i].expires_at
+        assert (docs[str(i)].content == "") == first.memories[i].purged
     for before, reference, decided in passes:  # the same pass on the same state: the same events
         again_decided = forgotten_events(before, plan(before, reference, policy_of(share)), reference)
         assert [same(e) for e in again_decided] == [same(e) for e in decided]

@@ -215,6 +215,8 @@ class Settings(BaseSettings):
     forget_min_age_days: float = Field(30.0, ge=0, description="A pass never forgets a memory younger than this.")
     forget_max_share: float = Field(
         0.1, ge=0, le=1, description="A pass forgets at most this share of one user's live memories.")
+    forget_grace_days: float = Field(
+        30.0, ge=0, description="Days a forgotten memory can be restored before a pass purges its content.")
     forget_interval_s: float = Field(3600.0, ge=0, description="Seconds between consolidate's forgetting passes; 0: none.")
     recall_candidates: int | None = Field(
         None, ge=1, description="Candidates per path before fusion (default: the preset's)."

@@ -26,7 +26,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from datetime import datetime
 from uuid import UUID
 
-from hindsight_common.consolidation.forgetting import FORGOTTEN_BY, ForgetPolicy, forgotten_events, plan
+from hindsight_common.consolidation.forgetting import FORGOTTEN_BY, ForgetPolicy, forgotten_events, plan, purges
 from hindsight_common.consolidation.rules import entity_set, norm
 from hindsight_common.consolidation.state import DEFAULT_SIMILARITY, ConsolidationState
 from hindsight_common.events import (
@@ -37,6 +37,7 @@ from hindsight_common.events import (
     MemoryExtracted,
     MemoryQuarantined,
     MemoryForgotten,
+    MemoryPurged,
     MemorySuperseded,
     utcnow,
 )
@@ -165,12 +166,14 @@ class Consolidate:
 
     async def forgetting_pass(
         self, reference: datetime, *, tenant: str | None = None, user: str | None = None,
-    ) -> list[MemoryForgotten]:
-        """Forget what the policy says at ``reference`` (appended, then folded); the
-        events, those already on the log included."""
+    ) -> list[Event]:
+        """Purge what was forgotten longer ago than the grace period, then forget what the
+        policy says at ``reference`` (appended, then folded); the events, those already on
+        the log included."""
         assert self._log is not None
-        events = forgotten_events(self.state, plan(self.state, reference, self.policy, tenant=tenant, user=user),
-                                  reference)
+        events: list[Event] = [*purges(self.state, reference, self.policy, tenant=tenant, user=user),
+                               *forgotten_events(self.state, plan(self.state, reference, self.policy, tenant=tenant,
+                                                                  user=user), reference)]
         fresh = [e for e in events if e.event_id not in self._on_log]
         if fresh:
             await self._log.append(MEMORIES, fresh)  # durable before the state moves on
@@ -178,8 +181,9 @@ class Consolidate:
         for e in events:
             self.state.observe(e)
             self._on_log.add(e.event_id)
-            self._vectors.pop(e.memory_id, None)
-            self._contents.pop(e.memory_id, None)
+            if isinstance(e, MemoryForgotten):
+                self._vectors.pop(e.memory_id, None)
+                self._contents.pop(e.memory_id, None)
         return events
 
     async def _fold(self, events: Sequence[Event], *, append: bool) -> None:
@@ -197,7 +201,8 @@ class Consolidate:
                 decisions += self.state.decide(e, self._vectors.get)
             else:
                 self.state.observe(e)
-                if isinstance(e, DECISIONS) or (isinstance(e, MemoryForgotten) and e.forgotten_by == FORGOTTEN_BY):
+                if isinstance(e, (*DECISIONS, MemoryPurged)) or (
+                        isinstance(e, MemoryForgotten) and e.forgotten_by == FORGOTTEN_BY):
                     self._on_log.add(e.event_id)
         if append:
             fresh = [d for d in decisions if d.event_id not in self._on_log]

@@ -7,7 +7,8 @@ whatever its importance or age (first: its importance counts as 0). Pinned memor
 never touched. A pass never forgets more than ``max_share`` of one user's live memories
 (rounded down), lowest importance first, so a bad setting cannot wipe a memory bank; the
 rest waits for the next pass. The decisions are ``MemoryForgotten`` events (soft: the
-projections keep the content, re-typed "forgotten", and ``:restore`` brings it back)
+projections keep the content, re-typed "forgotten", and ``:restore`` brings it back until
+``grace_days`` after the forget, when :func:`purges` drops it)
 whose ids derive from the memory and how often it was restored, so the same pass decided
 again (a redelivery, a second dry run) gives the same events, and a replay reads them
 from the log instead of deciding again.
@@ -25,7 +26,7 @@ from uuid import UUID
 
 from hindsight_common.consolidation.importance import ImportanceParams, importance
 from hindsight_common.consolidation.state import ConsolidationState, Tracked
-from hindsight_common.events import MemoryForgotten
+from hindsight_common.events import MemoryForgotten, MemoryPurged
 
 if TYPE_CHECKING:
     from hindsight_common.settings import Settings
@@ -42,13 +43,15 @@ class ForgetPolicy:
     min_age_days: float = 30.0
     max_share: float = 0.1
     importance: ImportanceParams = ImportanceParams()
+    grace_days: float = 30.0
 
     @classmethod
     def from_settings(cls, s: Settings) -> ForgetPolicy:
         return cls(threshold=s.forget_threshold, min_age_days=s.forget_min_age_days, max_share=s.forget_max_share,
                    importance=ImportanceParams(use_weight=s.importance_use_weight,
                                                use_saturation=s.importance_use_saturation,
-                                               half_life_days=s.importance_half_life_days))
+                                               half_life_days=s.importance_half_life_days),
+                   grace_days=s.forget_grace_days)
 
 
 @dataclass(frozen=True)
@@ -116,3 +119,23 @@ def forgotten_events(state: ConsolidationState, planned: Iterable[Planned], refe
             reason=p.reason[:500], forgotten_by=FORGOTTEN_BY)
         for p in planned
     ]
+
+
+def purges(
+    state: ConsolidationState, reference: datetime, policy: ForgetPolicy,
+    *, tenant: str | None = None, user: str | None = None,
+) -> list[MemoryPurged]:
+    """``MemoryPurged`` for each memory forgotten at least ``grace_days`` before
+    ``reference`` and not purged yet (however it was forgotten); ids from the memory and
+    its restores, like the forgets'."""
+    out: list[MemoryPurged] = []
+    for m in sorted(state.memories.values(), key=lambda m: str(m.id)):
+        if (m.status != "forgotten" or m.purged or m.forgotten_at is None
+                or (tenant is not None and m.group[0] != tenant) or (user is not None and m.group[1] != user)):
+            continue
+        if (reference - m.forgotten_at).total_seconds() / 86400 >= policy.grace_days:
+            out.append(MemoryPurged(
+                event_id=uuid.uuid5(_NS, f"purged/{m.id}/{m.restores}"), tenant=m.group[0], user=m.group[1],
+                occurred_at=reference, memory_id=m.id,
+                reason=f"forgotten at {m.forgotten_at.isoformat()}, {policy.grace_days:g} days of grace passed"))
+    return out

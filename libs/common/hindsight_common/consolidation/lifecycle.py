@@ -14,7 +14,9 @@ Pure functions over the documents a projection already holds, called by
 - ``MemoryPinned`` / ``MemoryUnpinned`` set or clear ``pinned``, ``MemoryExpirySet`` sets
   ``expires_at``;
 - ``MemoryRestored`` gives a forgotten memory back the state it had before the forget
-  ("semantic", or "merged" / "superseded" / "quarantined" when it had been).
+  ("semantic", or "merged" / "superseded" / "quarantined" when it had been);
+- ``MemoryPurged`` empties a forgotten memory's content (after it, pins and restores of it
+  change nothing).
 
 Every update is keyed by what it adds (evidence not yet in the provenance, a merged id
 not yet in ``merged_from``), so a redelivered or repeated event changes nothing. Only a
@@ -35,6 +37,7 @@ from hindsight_common.events import (
     MemoryConflicted,
     MemoryExpirySet,
     MemoryPinned,
+    MemoryPurged,
     MemoryReinforced,
     MemoryRestored,
     MemorySuperseded,
@@ -42,7 +45,7 @@ from hindsight_common.events import (
 )
 from hindsight_common.ports.projection import Document
 
-PINNING_EVENTS = (MemoryPinned, MemoryUnpinned, MemoryRestored, MemoryExpirySet)
+PINNING_EVENTS = (MemoryPinned, MemoryUnpinned, MemoryRestored, MemoryExpirySet, MemoryPurged)
 LIFECYCLE_EVENTS = (MemoryReinforced, MemoriesMerged, MemorySuperseded, MemoryConflicted, *PINNING_EVENTS)
 #: The tag a memory in an unresolved conflict carries, for a reviewer to browse by.
 CONFLICT_TAG = "conflicted"
@@ -54,7 +57,7 @@ Known = Callable[[str], Document | None]
 
 def referenced(e: Event) -> list[str]:
     """The memory ids a lifecycle event updates (to look up in the projection)."""
-    if isinstance(e, MemoryReinforced | MemoryPinned | MemoryUnpinned | MemoryRestored | MemoryExpirySet):
+    if isinstance(e, MemoryReinforced | MemoryPinned | MemoryUnpinned | MemoryRestored | MemoryExpirySet | MemoryPurged):
         return [str(e.memory_id)]
     if isinstance(e, MemoriesMerged):
         return [str(e.kept_id), *(str(i) for i in e.merged_ids)]
@@ -114,7 +117,11 @@ def updated_documents(e: Event, stream: str, offset: int, known: Known) -> list[
     return out
 
 
-def _pinning(e: MemoryPinned | MemoryUnpinned | MemoryRestored | MemoryExpirySet, doc: Document) -> Document | None:
+def _pinning(
+    e: MemoryPinned | MemoryUnpinned | MemoryRestored | MemoryExpirySet | MemoryPurged, doc: Document,
+) -> Document | None:
+    if isinstance(e, MemoryPurged):  # only a forgotten memory is purged; its content goes
+        return replace(doc, content="", context="") if doc.type == "forgotten" else None
     if isinstance(e, MemoryExpirySet):
         return None if doc.expires_at == e.expires_at else replace(doc, expires_at=e.expires_at)
     if isinstance(e, MemoryPinned):

@@ -42,6 +42,7 @@ from hindsight_common.events import (
     MemoryForgotten,
     MemoryKind,
     MemoryPinned,
+    MemoryPurged,
     MemoryReinforced,
     MemoryRestored,
     MemorySuperseded,
@@ -83,6 +84,8 @@ class Tracked:
     forgotten_from: Status = "live"  # what a restore gives back
     restores: int = 0
     expires_at: datetime | None = None
+    forgotten_at: datetime | None = None
+    purged: bool = False
 
     @property
     def used_at(self) -> datetime:
@@ -230,22 +233,26 @@ class ConsolidationState:
         elif isinstance(e, MemoryForgotten):
             m = self.memories.get(e.memory_id)
             if m is not None and m.status != "forgotten":
-                m.forgotten_from, m.status = m.status, "forgotten"
+                m.forgotten_from, m.status, m.forgotten_at = m.status, "forgotten", e.occurred_at
         elif isinstance(e, MemoryRestored):
             m = self.memories.get(e.memory_id)
-            if m is not None and m.status == "forgotten":
+            if m is not None and m.status == "forgotten" and not m.purged:
                 m.status = m.forgotten_from
                 m.restores += 1
                 m.used(e.occurred_at)
         elif isinstance(e, MemoryPinned | MemoryUnpinned):
             m = self.memories.get(e.memory_id)
-            if m is not None:
+            if m is not None and not m.purged:  # a purged memory is a bare tombstone
                 m.pinned = isinstance(e, MemoryPinned)
         elif isinstance(e, MemoryAccessed):
             self._accessed(e)
+        elif isinstance(e, MemoryPurged):
+            m = self.memories.get(e.memory_id)
+            if m is not None and m.status == "forgotten":
+                m.purged = True
         elif isinstance(e, MemoryExpirySet):
             m = self.memories.get(e.memory_id)
-            if m is not None:
+            if m is not None and not m.purged:
                 m.expires_at = e.expires_at
         elif isinstance(e, MemoriesMerged):
             kept = self.memories.get(e.kept_id)

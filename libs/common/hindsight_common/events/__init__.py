@@ -2,7 +2,13 @@
 
 from hindsight_common.events.base import Event, utcnow
 from hindsight_common.events.interactions import InteractionRecorded, Role, SessionClosed, ToolCall
-from hindsight_common.events.lifecycle import MemoryExpirySet, MemoryPinned, MemoryRestored, MemoryUnpinned
+from hindsight_common.events.lifecycle import (
+    MemoryExpirySet,
+    MemoryPinned,
+    MemoryPurged,
+    MemoryRestored,
+    MemoryUnpinned,
+)
 from hindsight_common.events.memories import (
     MemoriesMerged,
     MemoryAccessed,
@@ -38,6 +44,7 @@ __all__ = [
     "MemoryForgotten",
     "MemoryKind",
     "MemoryPinned",
+    "MemoryPurged",
     "MemoryQuarantined",
     "MemoryReleased",
     "MemoryReinforced",

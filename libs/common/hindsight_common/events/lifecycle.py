@@ -4,7 +4,8 @@ A pinned memory is never forgotten by a forgetting pass and weighs the most in
 importance (``consolidation/importance.py``); unpinning gives it back to the pass. A
 restore brings a forgotten memory back into recall (its content stayed in the
 projections; see ``consolidation/forgetting.py``). An expiry (a TTL) takes the memory out
-of recall once its time has passed, and the next forgetting pass forgets it.
+of recall once its time has passed, and the next forgetting pass forgets it. A purge ends a
+forgotten memory's grace period: its content leaves the projections.
 Each goes on ``hindsight.memories.v1``, keyed by tenant and user like the memory, so it
 follows the memory in log order.
 """
@@ -60,3 +61,14 @@ class MemoryExpirySet(Event):
     expires_at: UtcDatetime | None
     reason: str = Field(default="", max_length=500)
     by: str = Field(default="api", max_length=200)
+
+
+class MemoryPurged(Event):
+    """A forgotten memory's grace period ran out: the projections drop its content (the
+    tombstone keeps its id, so it stays out of recall), and it can no longer be restored.
+    The log keeps the history (erasing content is crypto-shredding's job)."""
+
+    type: Literal["MemoryPurged"] = "MemoryPurged"
+    schema_version: Literal[1] = 1
+    memory_id: UUID
+    reason: str = Field(default="", max_length=500)

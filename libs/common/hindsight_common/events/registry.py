@@ -17,7 +17,13 @@ from hindsight_common.errors import InvalidInput, Problem
 from hindsight_common.events.audit import AuditRecorded
 from hindsight_common.events.base import Event
 from hindsight_common.events.interactions import InteractionRecorded, SessionClosed
-from hindsight_common.events.lifecycle import MemoryExpirySet, MemoryPinned, MemoryRestored, MemoryUnpinned
+from hindsight_common.events.lifecycle import (
+    MemoryExpirySet,
+    MemoryPinned,
+    MemoryPurged,
+    MemoryRestored,
+    MemoryUnpinned,
+)
 from hindsight_common.events.memories import (
     MemoriesMerged,
     MemoryAccessed,
@@ -52,6 +58,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
     "MemoryUnpinned": MemoryUnpinned,
     "MemoryRestored": MemoryRestored,
     "MemoryExpirySet": MemoryExpirySet,
+    "MemoryPurged": MemoryPurged,
 }
 
 _UPCASTERS: dict[tuple[str, int], Upcaster] = {}
