@@ -99,7 +99,7 @@ export function getMemory(id, tenant, signal) {
   return call("GET", `/v1/memories/${encodeURIComponent(id)}`, { query: { tenant }, signal });
 }
 
-/** POST /v1/memories/{id}:pin | :unpin | :restore → {events}: the event is durable. */
+/** POST /v1/memories/{id}:pin | :unpin → {events}: the event is durable. */
 export function memoryAction(action, id, { tenant, user }, signal) {
   const body = { user };
   if (tenant) body.tenant = tenant;

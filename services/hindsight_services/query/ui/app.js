@@ -253,11 +253,11 @@ async function openMemory(id) {
   }
 }
 
-// Pin / Unpin a semantic memory (a pinned one is never forgotten by a forgetting pass),
-// Restore a forgotten one. The event is durable when the call answers; the projections
-// apply it a moment later, so the page polls until they show the change (at most ~10 s),
-// then opens the memory again.
-const APPLIED = { pin: (m) => m.pinned, unpin: (m) => !m.pinned, restore: (m) => m.type !== "forgotten" };
+// Pin / Unpin a semantic memory (a pinned one is never forgotten by a forgetting pass).
+// The event is durable when the call answers; the projections apply it a moment later, so
+// the page polls until they show the change (at most ~10 s), then opens the memory again.
+// (A forgotten memory is not served to the page, so restoring is the API's, not a button.)
+const APPLIED = { pin: (m) => m.pinned, unpin: (m) => !m.pinned };
 
 async function reopenWhenApplied(action, id) {
   for (let i = 0; i < 20; i++) {
@@ -265,14 +265,14 @@ async function reopenWhenApplied(action, id) {
     try {
       if (APPLIED[action]((await getMemory(id, scope().tenant)).memory)) break;
     } catch {
-      // not served yet (a restore not applied): try again
+      // a failed poll: try again
     }
   }
   openMemory(id);
 }
 
 function lifecycleButtons(memory, user) {
-  const actions = memory.type === "forgotten" ? ["restore"] : memory.kind ? [memory.pinned ? "unpin" : "pin"] : [];
+  const actions = memory.type === "semantic" ? [memory.pinned ? "unpin" : "pin"] : [];
   return actions.map((action) => {
     const label = action[0].toUpperCase() + action.slice(1);
     const button = h("button", { type: "button", class: "secondary", "data-action": action }, label);
