@@ -120,3 +120,5 @@ async def test_a_pass_forgets_the_old_unused_fact_never_the_pinned_and_dry_runs_
     assert again["live"] == 1 and again["forgotten"] == []  # half of one memory is none: the guard
     bad = await app.client.post("/v1/consolidate", json={"dry_run": True})
     assert bad.status_code == 422 and bad.json()["error"]["problems"][0]["field"] == "user"
+    lax = await app.client.post("/v1/consolidate", json={"user": "ann", "dry_run": 0})  # JSON booleans only
+    assert lax.status_code == 422 and lax.json()["error"]["problems"][0]["field"] == "dry_run"

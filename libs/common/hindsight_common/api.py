@@ -254,14 +254,15 @@ class ExpireIn(_Strict):
     tenant: Identifier | None = None
     user: Identifier
     expires_at: ApiDatetime | None = Field(None, description="When the memory expires (ISO 8601 with an offset).")
-    ttl_s: float | None = Field(None, gt=0, le=100 * 365 * 86400, description="Or: seconds from now.")
+    ttl_s: Annotated[float, Strict()] | None = Field(
+        None, gt=0, le=100 * 365 * 86400, description="Or: seconds from now.")
     reason: str = Field("", max_length=500)
 
 
 class ConsolidateIn(_Strict):
     tenant: Identifier | None = None
     user: Identifier = Field(description="The user whose memories the pass looks at.")
-    dry_run: bool = Field(False, description="List what the pass would forget, and forget nothing.")
+    dry_run: JsonBool = Field(False, description="List what the pass would forget, and forget nothing.")
 
 
 class PlannedForget(_Strict):
