@@ -20,6 +20,7 @@ from hindsight_services.cli_keys import add_arguments as add_keys_arguments
 from hindsight_services.cli_keys import add_audit_arguments, run_audit, run_keys
 from hindsight_services.cli_erase import add_arguments as add_erase_arguments
 from hindsight_services.cli_erase import run_erase
+from hindsight_services import cli_memories
 from hindsight_services.mcp import add_arguments as add_mcp_arguments  # light: no MCP SDK import
 
 DEFAULT_URL = f"http://{DEFAULT_HOST}:{DEFAULT_PORT}"
@@ -59,6 +60,8 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--include", action="append", default=[], choices=["forgotten", "superseded", "quarantined"],
                    help="admin only (repeatable): also these states; needs $HINDSIGHT_API_KEY with the admin scope")
     r.add_argument("--json", action="store_true", help="print the raw JSON answer")
+
+    cli_memories.add_arguments(sub, DEFAULT_URL)
 
     add_keys_arguments(sub.add_parser("keys", help="create, list and revoke API keys (in the data directory "
                                                    "or, with HINDSIGHT_LOG_BACKEND=kafka, in PostgreSQL)"))
@@ -163,6 +166,8 @@ def main(argv: list[str] | None = None) -> int:
             return _ingest(args)
         if args.command == "recall":
             return _recall(args)
+        if args.command in ("memories", "consolidate"):
+            return cli_memories.run(args)
         if args.command == "replay":
             return asyncio.run(_replay(args))
         if args.command == "signing":

@@ -60,6 +60,7 @@ from hindsight_services.grpc_api.server import build_server
 from hindsight_services.http import install_error_handlers
 from hindsight_services.ingest import wiring as ingest_wiring
 from hindsight_services.ingest.handler import Ingest
+from hindsight_services.ingest.lifecycle import PATHS as lifecycle_paths
 from hindsight_services.observability import FASTAPI_TELEMETRY, install_telemetry
 from hindsight_services.project import wiring as project_wiring
 from hindsight_services.query import wiring as query_wiring
@@ -168,7 +169,7 @@ def forwarding_router(forwarder: IngestForwarder, auth: Authenticator) -> APIRou
     ingest); ingest checks the forwarded key again and binds its tenant."""
     api = APIRouter(tags=["ingest"], dependencies=[needs(auth, "write")])
     for path in ("/v1/interactions", "/v1/sessions/{session}:close", "/v1/reflect",
-                 "/v1/memories/{memory_id}:forget", "/v1/memories/{memory_id}:release"):
+                 "/v1/memories/{memory_id}:forget", "/v1/memories/{memory_id}:release", *lifecycle_paths):
         api.add_api_route(path, forwarder.forward, methods=["POST"], include_in_schema=False)
     return api
 

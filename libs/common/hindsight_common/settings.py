@@ -206,6 +206,18 @@ class Settings(BaseSettings):
         description="Embedding similarity at or above which two memories of one subject with the same key "
         "or entities are near-duplicates and merged.",
     )
+    # Importance and forgetting (consolidation/importance.py, consolidation/forgetting.py).
+    importance_use_weight: float = Field(0.5, ge=0, le=1, description="How far use (accesses) lifts importance towards 1.")
+    importance_use_saturation: int = Field(20, ge=1, description="Accesses at which the use term is full.")
+    importance_half_life_days: float = Field(
+        30.0, gt=0, description="Idle days that halve a memory's importance, times stated / (1.1 - stated).")
+    forget_threshold: float = Field(0.2, ge=0, le=1, description="A pass forgets memories below this importance.")
+    forget_min_age_days: float = Field(30.0, ge=0, description="A pass never forgets a memory younger than this.")
+    forget_max_share: float = Field(
+        0.1, ge=0, le=1, description="A pass forgets at most this share of one user's live memories.")
+    forget_grace_days: float = Field(
+        30.0, ge=0, description="Days a forgotten memory can be restored before a pass purges its content.")
+    forget_interval_s: float = Field(3600.0, ge=0, description="Seconds between consolidate's forgetting passes; 0: none.")
     recall_candidates: int | None = Field(
         None, ge=1, description="Candidates per path before fusion (default: the preset's)."
     )

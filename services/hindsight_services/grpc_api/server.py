@@ -43,7 +43,7 @@ from grpc_reflection.v1alpha import reflection
 from pydantic import ValidationError
 
 from hindsight_common.admin import require_admin
-from hindsight_common.api import ForgetIn, IngestRequest, RecallIn, ReflectIn, SessionCloseIn
+from hindsight_common.api import ForgetIn, IngestRequest, MemoryActionIn, RecallIn, ReflectIn, SessionCloseIn
 from hindsight_common.errors import (
     AuthError,
     ConfigurationError,
@@ -159,7 +159,7 @@ def idempotency_key(msg: pb.RetainRequest) -> str | None:
 
 
 Context = grpc.aio.ServicerContext
-B = TypeVar("B", IngestRequest, SessionCloseIn, ReflectIn, ForgetIn, RecallIn)
+B = TypeVar("B", IngestRequest, SessionCloseIn, ReflectIn, ForgetIn, RecallIn, MemoryActionIn)
 # Who the current rpc acts as, for the audit of a refusal (each rpc runs in its own task).
 _CALLER: ContextVar[tuple[Principal | None, str]] = ContextVar("hindsight_grpc_caller")
 
@@ -300,6 +300,31 @@ class HindsightServicer(pb_grpc.HindsightServicer):
                 event=pb.AppendedEvent(event_id=out.event.event_id, offset=out.event.offset))
 
         return await self._answer(context, work)
+    async def PinMemory(  # noqa: N802
+        self, request: pb.MemoryActionRequest, context: Context[pb.MemoryActionRequest, pb.MemoryActionResponse]
+    ) -> pb.MemoryActionResponse:
+        return await self._memory_action("pin", "PinMemory", request, context)
+
+    async def UnpinMemory(  # noqa: N802
+        self, request: pb.MemoryActionRequest, context: Context[pb.MemoryActionRequest, pb.MemoryActionResponse]
+    ) -> pb.MemoryActionResponse:
+        return await self._memory_action("unpin", "UnpinMemory", request, context)
+
+    async def RestoreMemory(  # noqa: N802
+        self, request: pb.MemoryActionRequest, context: Context[pb.MemoryActionRequest, pb.MemoryActionResponse]
+    ) -> pb.MemoryActionResponse:
+        return await self._memory_action("restore", "RestoreMemory", request, context)
+
+    async def _memory_action(
+        self, action: str, rpc: str, request: pb.MemoryActionRequest,
+        context: Context[pb.MemoryActionRequest, pb.MemoryActionResponse],
+    ) -> pb.MemoryActionResponse:
+        async def work() -> pb.MemoryActionResponse:
+            principal = await self._principal(context, "write", rpc)
+            body = self._bind(principal, convert.memory_action_in(request))
+            return convert.memory_action_response(await self._ingest().lifecycle(action, request.memory_id, body))
+
+        return await self._answer(context, work, rpc)
 
     async def ListMemories(  # noqa: N802
         self,

@@ -14,6 +14,7 @@ import hashlib
 import json
 import re
 from dataclasses import replace
+from datetime import timedelta
 from uuid import UUID
 
 from pydantic import JsonValue
@@ -24,6 +25,8 @@ from hindsight_common.api import (
     ForgetIn,
     IngestRequest,
     IngestResponse,
+    ExpireIn,
+    MemoryActionIn,
     ReflectIn,
     ReleaseIn,
     SessionCloseIn,
@@ -38,6 +41,7 @@ from hindsight_common.events import (
 )
 from hindsight_common.events.base import IDENTIFIER_PATTERN
 from hindsight_common.events.erasure import SubjectErased
+from hindsight_common.events.lifecycle import MemoryExpirySet, MemoryPinned, MemoryRestored, MemoryUnpinned
 from hindsight_common.events.security import MemoryReleased
 from hindsight_common.ports.log import EventLog, IdempotencyKey
 from hindsight_common.security.pii import COUNTERS as PII_COUNTERS
@@ -261,3 +265,30 @@ class Ingest:
             next="The user's events on the log can no longer be read. Every projection and cache "
                  "deletes what it holds of them when it applies this SubjectErased event "
                  "(GET /v1/status shows how far each one is); replays skip them.")
+    async def lifecycle(self, action: str, memory_id: str, request: MemoryActionIn) -> AppendedOut:
+        """Append MemoryPinned, MemoryUnpinned or MemoryRestored (``action``: pin, unpin,
+        restore) on the memories stream."""
+        try:
+            mid = UUID(memory_id)
+        except ValueError as e:
+            raise InvalidInput("not a memory id", [Problem("memory_id", "must be a UUID")]) from e
+        model = {"pin": MemoryPinned, "unpin": MemoryUnpinned, "restore": MemoryRestored}[action]
+        event = model(tenant=request.tenant or self._settings.default_tenant, user=request.user, memory_id=mid,
+                      reason=request.reason, occurred_at=utcnow())
+        [appended] = await self._log.append(MEMORIES, [event])
+        return AppendedOut(event_id=str(appended.event_id), offset=appended.offset)
+
+    async def expire(self, memory_id: str, request: ExpireIn) -> AppendedOut:
+        """Append MemoryExpirySet: ``expires_at``, or now + ``ttl_s``, or neither (clears it)."""
+        if request.expires_at is not None and request.ttl_s is not None:
+            raise InvalidInput("give expires_at or ttl_s, not both", [Problem("ttl_s", "conflicts with expires_at")])
+        try:
+            mid = UUID(memory_id)
+        except ValueError as e:
+            raise InvalidInput("not a memory id", [Problem("memory_id", "must be a UUID")]) from e
+        now = utcnow()
+        expires = request.expires_at if request.ttl_s is None else now + timedelta(seconds=request.ttl_s)
+        event = MemoryExpirySet(tenant=request.tenant or self._settings.default_tenant, user=request.user,
+                                memory_id=mid, expires_at=expires, reason=request.reason, occurred_at=now)
+        [appended] = await self._log.append(MEMORIES, [event])
+        return AppendedOut(event_id=str(appended.event_id), offset=appended.offset)

@@ -2,6 +2,13 @@
 
 from hindsight_common.events.base import Event, utcnow
 from hindsight_common.events.interactions import InteractionRecorded, Role, SessionClosed, ToolCall
+from hindsight_common.events.lifecycle import (
+    MemoryExpirySet,
+    MemoryPinned,
+    MemoryPurged,
+    MemoryRestored,
+    MemoryUnpinned,
+)
 from hindsight_common.events.memories import (
     MemoriesMerged,
     MemoryAccessed,
@@ -33,13 +40,18 @@ __all__ = [
     "MemoriesMerged",
     "MemoryAccessed",
     "MemoryConflicted",
+    "MemoryExpirySet",
     "MemoryExtracted",
     "MemoryForgotten",
     "MemoryKind",
+    "MemoryPinned",
+    "MemoryPurged",
     "MemoryQuarantined",
     "MemoryReleased",
     "MemoryReinforced",
+    "MemoryRestored",
     "MemorySuperseded",
+    "MemoryUnpinned",
     "ReflectionRequested",
     "ReflectorInfo",
     "SessionSummarized",

@@ -18,6 +18,13 @@ from hindsight_common.events.audit import AuditRecorded
 from hindsight_common.events.base import Event
 from hindsight_common.events.erasure import SealedEvent, SubjectErased
 from hindsight_common.events.interactions import InteractionRecorded, SessionClosed
+from hindsight_common.events.lifecycle import (
+    MemoryExpirySet,
+    MemoryPinned,
+    MemoryPurged,
+    MemoryRestored,
+    MemoryUnpinned,
+)
 from hindsight_common.events.memories import (
     MemoriesMerged,
     MemoryAccessed,
@@ -50,6 +57,11 @@ EVENT_TYPES: dict[str, type[Event]] = {
     "MemoryConflicted": MemoryConflicted,
     "SealedEvent": SealedEvent,
     "SubjectErased": SubjectErased,
+    "MemoryPinned": MemoryPinned,
+    "MemoryUnpinned": MemoryUnpinned,
+    "MemoryRestored": MemoryRestored,
+    "MemoryExpirySet": MemoryExpirySet,
+    "MemoryPurged": MemoryPurged,
 }
 
 _UPCASTERS: dict[tuple[str, int], Upcaster] = {}

@@ -53,6 +53,10 @@ class Document:
     supersedes: tuple[str, ...] = ()
     merged_into: str | None = None
     merged_from: tuple[str, ...] = ()
+    # Semantic memories: pinned by someone (``MemoryPinned``), so never forgotten by a pass.
+    pinned: bool = False
+    # Semantic memories: when it expires (``MemoryExpirySet``): recall leaves it out after.
+    expires_at: datetime | None = None
     # Text indexes only: an episodic turn's neighbourhood (the turns around it in its
     # session, itself included), searched by recall's ``bm25_context`` path. Empty
     # elsewhere; see ``context_windows``.

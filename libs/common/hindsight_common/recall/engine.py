@@ -146,7 +146,8 @@ class RecallEngine:
             {path: [h.document.id for h in hits] for path, hits in by_path.items()},
             p.paths, self._settings.rrf_k,
         )
-        candidates = [(docs[doc_id], score) for doc_id, score in fused if _passes(docs[doc_id], req)]
+        candidates = [(docs[doc_id], score) for doc_id, score in fused
+                      if _passes(docs[doc_id], req) and not _expired(docs[doc_id], reference)]
         if p.cross_encoder_top and self._reranker is not None:
             candidates = await _staged("cross_encoder", self._cross_encode, req, p, candidates, per_doc)
         accesses = await self._access_counts(req.scope.tenant, p, [d.id for d, _ in candidates])
@@ -291,6 +292,11 @@ def _after_previous(doc: Document) -> str:
     at = doc.context.rfind(own)
     before = doc.context[:at].rstrip("\n") if at > 0 else ""
     return f"{before.rsplit(chr(10), 1)[-1]}\n{own}" if before else own
+
+
+def _expired(doc: Document, reference: datetime) -> bool:
+    """A memory whose expiry (a TTL) has passed is not recalled (a pass forgets it later)."""
+    return doc.expires_at is not None and doc.expires_at <= reference
 
 
 def _passes(doc: Document, req: RecallRequest) -> bool:
