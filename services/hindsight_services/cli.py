@@ -407,15 +407,27 @@ async def _bench_replay(args: argparse.Namespace) -> int:
 def _bench_reflect(args: argparse.Namespace) -> int:
     from importlib.resources import files
 
-    from hindsight_common.reflection.evaluation import HELD_OUT_SET, HELD_OUT_V2_SET, evaluate
+    from hindsight_common.reflection.evaluation import (
+        DEV_V3_SET,
+        HELD_OUT_SET,
+        HELD_OUT_V2_SET,
+        HELD_OUT_V3_SET,
+        evaluate,
+    )
 
     sets = {
         "labelled (rules written against it)": None,
         "held-out (written after the rules froze)": str(
             files("hindsight_common.reflection").joinpath(HELD_OUT_SET)
         ),
-        "held-out-v2 (written blind, before any rule saw it)": str(
+        "held-out-v2 (blind once; its misses were published, so no longer blind)": str(
             files("hindsight_common.reflection").joinpath(HELD_OUT_V2_SET)
+        ),
+        "dev-v3 (the v3 rules were iterated on it)": str(
+            files("hindsight_common.reflection").joinpath(DEV_V3_SET)
+        ),
+        "held-out-v3 (committed before the v3 rules, never used to change one)": str(
+            files("hindsight_common.reflection").joinpath(HELD_OUT_V3_SET)
         ),
     }
     out = {}

@@ -376,12 +376,13 @@ def test_labelled_set_score_does_not_regress() -> None:
 
 
 def test_held_out_set_score_does_not_regress() -> None:
-    # Measured: P 0.972, R 0.603, F1 0.745; the first blind run gave P 0.886, R 0.534.
+    # Measured after the v3 widening: P 0.927, R 0.655 (before it: P 0.972, R 0.603; the
+    # first blind run gave P 0.886, R 0.534). Not blind any more: a floor, not a figure.
     path = Path(str(files("hindsight_common.reflection").joinpath(
         "heldout_utterances.jsonl")))
     score = evaluate(path)
-    assert score.precision >= 0.93
-    assert score.recall >= 0.57
+    assert score.precision >= 0.90
+    assert score.recall >= 0.62
     assert len(score.missed) == score.expected - score.true_positives
 
 

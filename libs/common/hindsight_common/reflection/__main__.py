@@ -1,10 +1,11 @@
 """Print the offline reflector's score.
 
-    python -m hindsight_common.reflection [--held-out | --held-out-v2 | path]
+    python -m hindsight_common.reflection [--dev-v3 | --held-out | --held-out-v2 | --held-out-v3 | path]
 
-Without an argument it scores the labelled set the rules were written against; `--held-out`
-scores the set written after the rules were frozen; `--held-out-v2` scores the newer set
-that no rule had seen when it was written, the fairest estimate.
+Without an argument it scores the labelled set the rules were written against; `--dev-v3`
+the development set the widened rules were iterated on; `--held-out` the set written after
+the first rules were frozen; `--held-out-v2` and `--held-out-v3` sets each written before a
+round of rule changes (README.md says which runs of them were blind).
 """
 
 from __future__ import annotations
@@ -13,13 +14,16 @@ import sys
 from importlib.resources import files
 
 from hindsight_common.reflection.evaluation import (
+    DEV_V3_SET,
     HELD_OUT_SET,
     HELD_OUT_V2_SET,
+    HELD_OUT_V3_SET,
     ReflectorScore,
     evaluate,
 )
 
-_NAMED_SETS = {"--held-out": HELD_OUT_SET, "--held-out-v2": HELD_OUT_V2_SET}
+_NAMED_SETS = {"--dev-v3": DEV_V3_SET, "--held-out": HELD_OUT_SET,
+               "--held-out-v2": HELD_OUT_V2_SET, "--held-out-v3": HELD_OUT_V3_SET}
 
 
 def _report(score: ReflectorScore) -> str:

@@ -34,7 +34,19 @@ TIME_PHRASE = re.compile(
     rf"|at the end of (?:the|this|next) {_PERIOD})\b",
     re.IGNORECASE,
 )
-_LEADING_TIME = re.compile(rf"^(?P<time>{TIME_PHRASE.pattern})\s*,?\s+(?=I\b|my\b)", re.I)
+_LEADING_TIME = re.compile(rf"^(?P<time>{TIME_PHRASE.pattern})\s*,?\s+(?=I\b|my\b|we\b)", re.IGNORECASE)
+# How often: "every morning", "most weekends", "twice a week", "on Mondays".
+HABIT_PHRASE = re.compile(
+    rf"\b(?:(?:every|each) (?:single )?(?:day|morning|evening|night|week|weekend|month|"
+    rf"summer|winter|{_DAY})|most (?:days|mornings|evenings|nights|weekends|weeks|{_DAY}s)|"
+    rf"(?:once|twice|three times|four times|five times|\d+ times|a few times|several times) "
+    rf"(?:a|per|every) (?:day|week|month|year)|on {_DAY}s|on weekends|at weekends|daily|"
+    rf"first thing)\b", re.IGNORECASE)
+# A frame before the subject that says when or for what, not who: "Most evenings I ...",
+# "These days I ...", "For data work, I ...".
+_LEADING_FRAME = re.compile(
+    rf"^(?P<frame>{HABIT_PHRASE.pattern}|these days|nowadays|lately|for (?:[\w-]+ ){{0,3}}?"
+    rf"[\w-]+(?=,? I\b))\s*,?\s+(?=I\b|my\b|we\b)", re.IGNORECASE)
 
 
 def find_time(text: str) -> str | None:
@@ -51,24 +63,42 @@ def split_leading_time(clause: str) -> tuple[str | None, str]:
     return match.group("time"), clause[match.end():]
 
 
+def split_leading_frame(clause: str) -> tuple[str | None, str]:
+    """Split "Most evenings I play chess" into ("Most evenings", "I play chess")."""
+    match = _LEADING_FRAME.match(clause)
+    if match is None:
+        return None, clause
+    return match.group("frame"), clause[match.end():]
+
+
+def find_habit(text: str) -> str | None:
+    """The first how-often phrase in `text` ("twice a week"), or None."""
+    match = HABIT_PHRASE.search(text)
+    return match.group(0).lower() if match else None
+
+
 # --- sentences and clauses ------------------------------------------------------------------
 
 _ABBREVIATIONS = ("St", "Dr", "Mr", "Mrs", "Ms", "Prof", "e.g", "i.e", "etc", "vs")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+|;\s+|\s+[-–—]\s+")
 _CLAUSE_BREAK = re.compile(
-    r"\s*(?:,\s*|\s)(?:but|and|so|though|although|while|whereas)\s+(?=(?:I|my|he|she)\b)"
+    r"\s*(?:,\s*|\s)(?:but|and|so|though|although|while|whereas)\s+"
+    r"(?=(?:(?:now|these days|nowadays) )?(?:I|my|he|she)\b)"
     r"|,\s+(?=(?:I|my)\b)",
 )
 _DISCOURSE = re.compile(
     r"^(?:(?:oh|ah|well|yeah|yes|yep|yup|hey|hi|hello|so|ok|okay|honestly|btw|by the way|"
     r"also|and|but|plus|ha(?:ha)+|lol|omg|wow|tbh|to be honest|anyway|anyways|fun fact|"
     r"guess what|funny enough|personally|hmm+|um+|uh+|since|now that|because|after|"
-    r"great|cool|nice|oh and)\b[\s,!:.-]*)+",
+    r"great|cool|nice|oh and|now|these days|nowadays|lately)\b[\s,!:.-]*)+",
     re.IGNORECASE,
 )
 
 
 _LOWER_I = re.compile(r"\bi(?=(?:'(?:m|ve|ll|d))?\b)(?![.-])")
+# "I kind of prefer" reads as "I kinda prefer": one adverb, not a noun and a preposition.
+_HEDGE = re.compile(r"\b(kind|sort) of (?=(?:prefer|like|love|enjoy|hate|dislike|miss)\w*\b)",
+                    re.IGNORECASE)
 
 
 def split_sentences(text: str) -> list[str]:
@@ -77,6 +107,7 @@ def split_sentences(text: str) -> list[str]:
     Chat-style lower-case "i" / "i'm" is capitalised first, since every rule keys on "I".
     """
     text = _LOWER_I.sub("I", text.replace("’", "'").strip())
+    text = _HEDGE.sub(lambda m: m.group(1) + "a ", text)
     pieces: list[str] = []
     carry = ""
     for piece in _SENTENCE_END.split(text):
@@ -92,9 +123,23 @@ def split_sentences(text: str) -> list[str]:
     return pieces
 
 
+_JOINT_SUBJECT = re.compile(r"^[Mm]y [a-z-]+(?: [A-Z][a-z]+)?$")
+
+
 def split_clauses(sentence: str) -> list[str]:
-    """Split a sentence where a new first-person (or he/she) clause starts."""
-    return [c.strip(" ,") for c in _CLAUSE_BREAK.split(sentence) if c.strip(" ,")]
+    """Split a sentence where a new first-person (or he/she) clause starts.
+
+    "My wife and I bought a flat" stays one clause: "my wife and I" is its subject.
+    """
+    clauses: list[str] = []
+    for piece in (c.strip(" ,") for c in _CLAUSE_BREAK.split(sentence)):
+        if not piece:
+            continue
+        if clauses and _JOINT_SUBJECT.match(clauses[-1]) and piece.startswith("I "):
+            clauses[-1] = f"{clauses[-1]} and {piece}"
+        else:
+            clauses.append(piece)
+    return clauses
 
 
 def strip_discourse(text: str) -> str:
@@ -111,7 +156,7 @@ _QUESTION_WORDS = frozenset({
 _HYPOTHETICAL = re.compile(
     r"\b(?:if|unless|whether|imagine|suppose|supposing|wish|wonder|wondering|hypothetically|"
     r"maybe|perhaps|might|could have|would have|someday|one day|hope)\b"
-    r"|\bI(?:'d| would)\b(?!\s+(?:prefer|rather))",
+    r"|\bI(?:'d| would)\b(?!\s+(?:much\s+)?(?:prefer|rather|(?:take|pick|choose|go for)\b.+\bover\b))",
     re.IGNORECASE,
 )
 
@@ -136,6 +181,7 @@ ADVERBS = frozenset({
     "generally", "currently", "originally", "personally", "already", "literally", "simply",
     "certainly", "deeply", "secretly", "kinda", "sorta", "even", "only", "always", "never",
     "usually", "often", "sometimes", "normally", "typically", "regularly", "rarely",
+    "much", "far", "quite", "seldom", "hardly", "ever", "mainly", "largely", "no", "longer",
 })
 _MODALS = frozenset({"can", "can't", "cannot", "could", "couldn't", "will", "won't", "would",
                      "wouldn't", "should", "shouldn't", "must", "might", "may", "didn't",
@@ -281,8 +327,14 @@ _TOPIC_STOP = frozenset({
     "before", "after", "from", "into", "onto", "until", "during", "since", "without",
     "through", "via", "over", "under", "than", "like", "as", "there", "here", "then", "while",
     "because", "and", "or", "but", "so", "if", "by", "every", "each", "again", "too",
-    "today", "tonight", "tomorrow", "yesterday", "later", "soon", "instead",
+    "today", "tonight", "tomorrow", "yesterday", "later", "soon", "instead", "better",
+    "worse", "less",
 })
+# Words that end a topic once it has a word ("bed early", "yoga three times") but are part
+# of it, or skipped, when they lead ("early meetings", "two cats").
+_TRAILING_STOP = frozenset({"early", "late", "once", "twice", "one", "two", "three", "four",
+                            "five", "six", "seven", "eight", "nine", "ten", "several", "few"})
+_NUMBERS = _TRAILING_STOP - {"early", "late"}
 _INNER_SKIP = frozenset({"a", "an", "the", "my", "your", "his", "her", "their", "our", "its",
                          "some", "this", "these", "those"})
 
@@ -302,8 +354,11 @@ def topic(phrase: str, *, limit: int = 2) -> str:
         index += 1
     picked: list[str] = []
     for word in words[index:]:
-        if word in _INNER_SKIP:
+        number = word in _NUMBERS or word.isdigit()
+        if word in _INNER_SKIP or (number and not picked):
             continue
+        if (word in _TRAILING_STOP or number) and picked:
+            break
         if word in _LEAD_SKIP or word in _TOPIC_STOP or word in ADVERBS or len(picked) == limit:
             break
         picked.append(word)

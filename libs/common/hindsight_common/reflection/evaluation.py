@@ -3,9 +3,11 @@
 Each line of the set is `{"speaker": ..., "text": ..., "expected": [{"kind", "key"}, ...]}`;
 an empty `expected` marks an utterance that must produce nothing. Each utterance is reflected
 as a one-turn session. A produced candidate matches an expected item when kind and key are
-equal, and matches at most one item.
+equal and, when the item names a `subject`, the candidate's subject (`entities[0]`; "user"
+for an anonymous user) equals it, case aside. A candidate matches at most one item. An
+item's `value` is there for readers and is not scored.
 
-    python -m hindsight_common.reflection [--held-out | --held-out-v2 | path.jsonl]
+    python -m hindsight_common.reflection [--dev-v3 | --held-out | --held-out-v2 | path.jsonl]
 """
 
 from __future__ import annotations
@@ -23,6 +25,10 @@ LABELLED_SET = "labelled_utterances.jsonl"
 HELD_OUT_SET = "heldout_utterances.jsonl"
 # Written after the LoCoMo rewrite (2026-12-01), labelled before the rules ever saw it.
 HELD_OUT_V2_SET = "heldout_v2_utterances.jsonl"
+# Written (2026-12-01) before the rules were widened, for iterating on them.
+DEV_V3_SET = "dev_v3_utterances.jsonl"
+# Written and committed before the widening, never used to change a rule; run once at the end.
+HELD_OUT_V3_SET = "heldout_v3_utterances.jsonl"
 _EPOCH = datetime(2024, 1, 1, tzinfo=timezone.utc)
 
 
@@ -63,7 +69,7 @@ class ReflectorScore:
 class _Utterance:
     speaker: str
     text: str
-    expected: tuple[tuple[str, str], ...]
+    expected: tuple[tuple[str, str, str | None], ...]  # kind, key, subject (None: any)
 
 
 def _ratio(hits: int, total: int) -> float:
@@ -86,7 +92,10 @@ def _load(path: str | Path | None) -> list[_Utterance]:
             continue
         try:
             row = json.loads(line)
-            expected = tuple((str(item["kind"]), str(item["key"])) for item in row["expected"])
+            expected = tuple(
+                (str(item["kind"]), str(item["key"]),
+                 None if item.get("subject") is None else str(item["subject"]).casefold())
+                for item in row["expected"])
             utterances.append(_Utterance(str(row["speaker"]), str(row["text"]), expected))
         except (json.JSONDecodeError, KeyError, TypeError) as error:
             raise ValueError(
@@ -108,17 +117,20 @@ def evaluate(path: str | Path | None = None) -> ReflectorScore:
     spurious: list[tuple[str, str, str]] = []
     for index, utterance in enumerate(utterances):
         turn = Turn(f"utterance-{index}", utterance.speaker, "user", utterance.text, _EPOCH)
-        produced = [(c.kind, c.key) for c in reflect_turns([turn])]
+        produced = [(c.kind, c.key, c.entities[0].casefold() if c.entities else "")
+                    for c in reflect_turns([turn])]
         remaining = list(utterance.expected)
-        expected_by_kind.update(kind for kind, _ in utterance.expected)
-        produced_by_kind.update(kind for kind, _ in produced)
-        for kind, key in produced:
-            if (kind, key) in remaining:
-                remaining.remove((kind, key))
+        expected_by_kind.update(item[0] for item in utterance.expected)
+        produced_by_kind.update(kind for kind, _, _ in produced)
+        for kind, key, subject in produced:
+            match = next((item for item in remaining if item[:2] == (kind, key)
+                          and item[2] in (None, subject)), None)
+            if match is not None:
+                remaining.remove(match)
                 hits_by_kind[kind] += 1
             else:
                 spurious.append((utterance.text, kind, key))
-        missed.extend((utterance.text, kind, key) for kind, key in remaining)
+        missed.extend((utterance.text, kind, key) for kind, key, _ in remaining)
     per_kind = []
     for kind in KINDS:
         precision = _ratio(hits_by_kind[kind], produced_by_kind[kind])

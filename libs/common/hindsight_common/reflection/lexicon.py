@@ -28,6 +28,11 @@ ROLES: dict[str, str] = {
     "boss": "boss", "manager": "manager", "colleague": "colleague", "coworker": "colleague",
     "co-worker": "colleague", "neighbor": "neighbor", "neighbour": "neighbor",
     "twin": "twin", "stepmom": "stepmother", "stepdad": "stepfather",
+    "mother-in-law": "mother_in_law", "father-in-law": "father_in_law",
+    "sister-in-law": "sister_in_law", "brother-in-law": "brother_in_law",
+    "stepson": "stepson", "stepdaughter": "stepdaughter", "housemate": "roommate",
+    "teammate": "teammate", "classmate": "classmate", "godmother": "godmother",
+    "godfather": "godfather", "grandson": "grandson", "granddaughter": "granddaughter",
 }
 # Words between "my" and the role that do not change who the person is.
 ROLE_MODIFIERS = frozenset({"younger", "older", "little", "big", "baby", "twin", "eldest",
@@ -45,7 +50,8 @@ POSSESSIONS: dict[str, str] = {
         "car", "truck", "van", "suv", "jeep", "minivan", "sedan", "pickup", "tesla", "toyota",
         "honda", "ford", "bmw", "audi", "subaru", "volkswagen", "mercedes", "volvo", "kia",
         "hyundai", "mazda", "nissan", "prius")},
-    **{w: "bike" for w in ("bike", "bicycle", "motorcycle", "motorbike", "scooter", "e-bike")},
+    **{w: "bike" for w in ("bike", "bicycle", "motorcycle", "motorbike", "scooter", "e-bike",
+                           "vespa", "moped", "e-scooter", "tandem")},
     **{w: "home" for w in ("house", "apartment", "flat", "condo", "cabin", "cottage")},
     **{w: "instrument" for w in (
         "guitar", "piano", "violin", "cello", "drums", "ukulele", "saxophone", "trumpet",
@@ -67,7 +73,7 @@ JOBS = frozenset({
     "chemist", "physicist", "mathematician", "statistician", "psychologist", "worker",
     "ceo", "cto", "cfo", "director", "tutor", "instructor", "lecturer", "nanny", "caregiver",
     "stylist", "hairdresser", "baker", "butcher", "tailor", "practitioner", "manager",
-    "administrator", "technician", "mechanic", "dancer", "actor", "actress", "singer",
+    "administrator", "technician", "dancer", "actor", "actress", "singer",
     "producer", "marketer", "recruiter", "salesman", "saleswoman", "police", "cop",
     "detective", "judge", "midwife", "optometrist", "radiologist", "sysadmin", "copywriter",
 })
@@ -94,9 +100,9 @@ IRREGULAR_PAST = frozenset({
     "won", "left", "flew", "began", "wrote", "sold", "broke", "came", "became", "gave",
     "found", "kept", "paid", "spent", "taught", "swam", "drove", "ate", "drank", "grew",
     "rode", "sang", "slept", "spoke", "built", "threw", "caught", "fell", "held", "sent",
-    "quit", "won", "read", "hit", "shot", "tore", "wore", "forgot", "knew", "felt", "heard",
+    "quit", "read", "hit", "shot", "tore", "wore", "forgot", "knew", "felt", "heard",
     "thought", "told", "said", "meant", "understood", "misunderstood", "misread", "stood",
-    "sat", "led", "fed", "hid", "bit", "shut", "chose", "drew", "forgave", "froze", "spent",
+    "sat", "led", "fed", "hid", "bit", "shut", "chose", "drew", "forgave", "froze",
 })
 # Past verbs that report a thought, a wish or speech, not something that happened.
 NON_EVENT_PAST = frozenset({

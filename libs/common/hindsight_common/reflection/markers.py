@@ -62,9 +62,15 @@ _REMEMBER = re.compile(
     r"never forget|keep in mind|bear in mind|note to self|make a note|take note|please note|"
     r"note|for the record|fyi|for future reference|memori[sz]e)\b(?:\s+that)?[\s,:;.-]*"
     r"(?P<rest>.+)$", _I)
+# "..., please keep that in mind." / "..., remember that." after the statement itself.
+_REMEMBER_TAIL = re.compile(
+    r"[\s,;:-]+(?:so\s+|and\s+)?(?:please\s+)?(?:(?:keep|bear)\s+(?:that|this|it)\s+in\s+mind|"
+    r"remember\s+(?:that|this|it)|don't\s+forget\s+(?:that|this|it)|"
+    r"make\s+a\s+note\s+of\s+(?:that|this|it))(?:\s+please)?\W*$", _I)
 _NOT_A_FACT = re.compile(r"^(?:when|how|what|where|who|why|if|to|this|it)\b", _I)
-_BECAUSE = re.compile(r"\b(?:didn't|did not|doesn't|does not|won't|wasn't|failed to|never|"
-                      r"couldn't) work(?:ed|ing)?\b.*?\bbecause\b\s*(?P<rest>.+)$", _I)
+_BECAUSE = re.compile(r"\b(?:(?:didn't|did not|doesn't|does not|won't|wasn't|failed to|never|"
+                      r"couldn't) work(?:ed|ing)?|(?:that|it|this|the \w+) (?:failed|broke|"
+                      r"crashed|timed out|went wrong))\b.*?\bbecause\b\s*(?P<rest>.+)$", _I)
 _FORWARD = re.compile(r"^(?:next time|in the future|in future|going forward|from now on)\b"
                       r"[\s,:;-]*(?P<rest>.+)$", _I)
 _LEARNED = re.compile(
@@ -126,7 +132,17 @@ def _correction(core: str, voice: Voice) -> Reading | None:
     return Reading(correction=True, new_value=new, old_value=old.group("old") if old else None)
 
 
+def _remembered(findings: list[Finding]) -> tuple[Finding, ...]:
+    return tuple(replace(f, confidence=max(f.confidence, 0.95), tags=f.tags + ("remember",),
+                         reasoning=f.reasoning + " Explicitly asked to remember.")
+                 for f in findings)
+
+
 def _remember(core: str, voice: Voice) -> Reading | None:
+    tail = _REMEMBER_TAIL.search(core)
+    if tail is not None and tail.start() > 0:
+        found = statement_findings(core[: tail.start()], voice)
+        return Reading(_remembered(found)) if found else None
     match = _REMEMBER.match(core)
     if match is None:
         return None
@@ -135,9 +151,7 @@ def _remember(core: str, voice: Voice) -> Reading | None:
         return Reading()
     found = statement_findings(rest, voice)
     if found:
-        return Reading(tuple(replace(f, confidence=0.95, tags=f.tags + ("remember",),
-                                     reasoning=f.reasoning + " Explicitly asked to remember.")
-                             for f in found))
+        return Reading(_remembered(found))
     key = topic(rest)
     if not key:
         return Reading()

@@ -10,15 +10,15 @@ location, "fan of" before "X fan").
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import replace
 
 from hindsight_common.reflection.english import (
     ADVERBS,
     base_form,
     clip,
+    find_habit,
     find_time,
-    ing_to_base,
+    third_singular,
     topic,
 )
 from hindsight_common.reflection.lexicon import (
@@ -30,86 +30,51 @@ from hindsight_common.reflection.lexicon import (
     NON_EVENT_PAST,
     PARTICLES,
     POSSESSIONS,
-    PROGRAMMING_LANGUAGES,
     ROLES,
 )
+from hindsight_common.reflection.plans import plan
+from hindsight_common.reflection.preferences import category, wording
+from hindsight_common.reflection.slots import (
+    PRONOUN_OBJECT,
+    Predicate,
+    Rule,
+    Slot,
+    place_like,
+    rx,
+    value_of,
+)
+
+__all__ = ["RULES", "Predicate", "Slot", "make_predicate", "match_predicate"]
 
 
-@dataclass(frozen=True)
-class Slot:
-    """What a predicate says: key `<domain>.<attr>`, its value, and how sure the rule is."""
-
-    kind: str
-    domain: str
-    attr: str
-    value: str
-    confidence: float
-    rule: str
-
-
-@dataclass(frozen=True)
-class Predicate:
-    """A predicate ready for the rules: text without leading adverbs, plus its context."""
-
-    text: str
-    habit: str | None  # "always", "never", "usually"... when it led the predicate
-    time: str | None  # a time phrase anywhere in the clause
-    future_time: bool  # a time phrase that can anchor a plan ("next month", "on Friday")
-
-
-Rule = Callable[[Predicate], Slot | None]
-
-
-def _rx(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern, re.IGNORECASE)
-
-
-def _place_like(value: str) -> bool:
-    return bool(value) and (value[0].isupper() or value.lower().startswith(("a ", "the ")))
-
-
-def _value(match: re.Match[str]) -> str:
-    return clip(match.group("v"), strip_time=True)
-
-
-_NAME = _rx(r"^(?:is called|goes by|(?:prefers|likes|wants) to be called|is named|"
+_NAME = rx(r"^(?:is called|goes by|(?:prefers|likes|wants) to be called|is named|"
             r"is known as)\s+(?P<v>.+)")
-_SPOUSE = _rx(r"^is (?:happily )?(?P<how>married|engaged) to\s+(?P<v>.+)")
-_STUDY = _rx(r"^(?:studies|is studying|has been studying|is majoring in|majors in|"
+_SPOUSE = rx(r"^is (?:happily )?(?P<how>married|engaged) to\s+(?P<v>.+)")
+_STUDY = rx(r"^(?:studies|is studying|has been studying|is majoring in|majors in|"
              r"is doing (?:a |an |my )?(?:phd|masters|master's|degree|bachelor's) in|"
              r"is (?:a |an )(?:phd |grad |graduate |college |university |med |law )?"
              r"student (?:at|in|of))\s+(?P<v>.+)")
-_LEARNING = _rx(r"^(?:is learning|has been learning|is teaching (?:himself|herself) )\s*(?P<v>.+)")
-_DIET = _rx(r"^(?:is|has been|is a|has been a|is strictly|eats)\s+(?:strict\s+)?"
+_LEARNING = rx(r"^(?:is learning|has been learning|is teaching (?:himself|herself) )\s*(?P<v>.+)")
+_DIET = rx(r"^(?:is|has been|is a|has been a|is strictly|eats)\s+(?:strict\s+)?"
             rf"(?P<v>{'|'.join(re.escape(d) for d in DIETS)})\b")
-_ALLERGY = _rx(r"^(?:is|has been)\s+(?:severely |very |super |deathly )?allergic to\s+(?P<v>.+)"
+_ALLERGY = rx(r"^(?:is|has been)\s+(?:severely |very |super |deathly )?allergic to\s+(?P<v>.+)"
                r"|^has (?:a |an )?(?:severe |bad )?(?P<n>[a-z]+) allergy")
-_AGE = _rx(r"^(?:is|just turned|turned|is turning)\s+(?P<v>\d{1,3})(?:\s*(?:years?|yrs?)"
+_NUMBER_WORD = (r"(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
+                r"fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|"
+                r"fifty|sixty|seventy|eighty|ninety)(?:-[a-z]+)?")
+_AGE = rx(r"^(?:is|just turned|turned|is turning)\s+(?P<v>\d{1,3}|" + _NUMBER_WORD + r")(?:\s*(?:years?|yrs?)"
            r"(?:\s+old)?)?(?=\s*$|\s*[,.!;]|\s+(?:yesterday|today|last|this|on|in|and|but)\b)")
-_TRAVEL = _rx(r"^(?:is|are)\s+(?P<verb>going|heading|flying|travell?ing|driving)\s+"
-              r"(?:back\s+)?to\s+(?P<v>.+)")
-_VISIT = _rx(r"^is visiting\s+(?P<v>.+)")
-_WILL_BE = _rx(r"^will be (?:in|at|back in|visiting)\s+(?P<v>.+)")
-_TRIP_NOUN = _rx(r"^is (?:planning|organi[sz]ing|booking|taking|going on)\s+(?:a|an|the|my|our)"
-                 r"\s+(?:[\w-]+\s+)?(?:trip|vacation|holiday|getaway|road trip)\b")
-_INTENT = _rx(r"^(?:is planning|plans|is intending|intends|has decided|is scheduled|"
-              r"is aiming|aims)\s+(?:to|on)\s+(?P<verb>[a-z]+)")
-_PLANNING_NOUN = _rx(r"^is planning (?:a|an|the|my|our)\s+(?P<v>.+)")
-_WILL = _rx(r"^will (?P<verb>[a-z]+)\b")
-_PROGRESSIVE = _rx(r"^is (?P<verb>moving|starting|getting|having|taking|leaving|joining|"
-                   r"quitting|retiring|graduating|meeting|attending|hosting|celebrating|"
-                   r"launching|beginning|throwing|running)\b")
-_LOCATION = _rx(r"^(?:lives|is living|has been living|has lived|is based|is currently based|"
+_LOCATION = rx(r"^(?:lives|is living|has been living|has lived|is based|is currently based|"
                 r"resides|is residing|is settled|moved|has moved|relocated|has relocated)"
                 r"\s+(?:\w+\s+)?(?:in|to)\s+(?P<v>.+)")
-_ORIGIN = _rx(r"^(?:is (?:originally )?from|comes from|hails from|grew up in|"
+_ORIGIN = rx(r"^(?:is (?:originally )?from|comes from|hails from|grew up in|"
               r"was born (?:and raised )?in|was raised in)\s+(?P<v>.+)")
-_JOB_AS = _rx(r"^(?:works|is working|has been working) as\s+(?:a|an)\s+(?P<v>.+)")
-_JOB_IS = _rx(r"^(?:is|has been)\s+(?:a|an)\s+(?P<v>.+)")
-_EMPLOYER = _rx(r"^(?:works|is working|has worked|has been working)\s+"
+_JOB_AS = rx(r"^(?:works|is working|has been working) as\s+(?:a|an)\s+(?P<v>.+)")
+_JOB_IS = rx(r"^(?:is|has been)\s+(?:a|an)\s+(?P<v>.+)")
+_EMPLOYER = rx(r"^(?:works|is working|has worked|has been working)\s+"
                 r"(?:remotely\s+|full[- ]time\s+|part[- ]time\s+|freelance\s+)?(?:at|for)\s+(?P<v>.+)")
 _FIELD = re.compile(r"^(?:works|is working) in\s+(?P<v>[a-z][\w -]*)")
-_PREFERENCE = _rx(
+_PREFERENCE = rx(
     r"^(?P<verb>loves|likes|enjoys|adores|prefers|hates|dislikes|detests|loathes|"
     r"can't stand|cannot stand|can not stand|can't get enough of|"
     r"(?:doesn't|does not) (?:like|enjoy|mind|care for)|"
@@ -118,22 +83,21 @@ _PREFERENCE = _rx(
     r"is (?:(?:really|totally|so|very|quite|absolutely|truly|deeply) )?(?:into|obsessed with|"
     r"passionate about|crazy about|addicted to|a sucker for)|"
     r"would prefer|would rather)\s+(?P<v>.+)")
-_FAN = _rx(r"^is (?:a |an )(?:(?:big|huge|massive|die-hard|diehard|lifelong|true)\s+)?"
+_FAN = rx(r"^is (?:a |an )(?:(?:big|huge|massive|die-hard|diehard|lifelong|true)\s+)?"
            r"(?P<v>[\w' .-]+?) fan\b")
-_SPEAKS = _rx(r"^speaks\s+(?P<v>.+)")
-_HAS = _rx(r"^(?:has got|has|owns)\s+(?P<v>.+)")
-_GOT = _rx(r"^got (?P<v>married|engaged|promoted|divorced|hired|fired|accepted|laid off)\b")
+_SPEAKS = rx(r"^speaks\s+(?P<v>.+)")
+_HAS = rx(r"^(?:has got|has|owns)\s+(?P<v>.+)")
+_DRIVES = rx(r"^(?:drives|rides)\s+(?P<v>(?:a|an|my|the|\w+'s)\s.+|[A-Z].+)")
+_GOT = rx(r"^got (?P<v>married|engaged|promoted|divorced|hired|fired|accepted|laid off)\b")
 _EVENT = re.compile(r"^(?P<verb>[a-z]+)(?:\s+(?P<particle>[a-z]+))?\b")
-_PRONOUN_OBJECT = _rx(r"^(?:it|that|this|them|him|her|you|everything|anything|something|"
-                      r"what|how|when|being)\b")
+_PRONOUN_END = rx(r"\b(?:it|that|this|them)\W*$")
 _PREPOSITIONS = frozenset({"about", "with", "for", "at", "in", "on", "from", "to", "of", "by"})
-_CATEGORY_SKIP = frozenset({"a", "an", "the", "to", "use", "using", "writing", "coding", "in"})
 _NEGATIVE = ("hate", "dislike", "detest", "loathe", "stand", "not", "n't")
 
 
 def _name(p: Predicate) -> Slot | None:
     match = _NAME.match(p.text)
-    value = _value(match) if match else ""
+    value = value_of(match) if match else ""
     if not value[:1].isupper():
         return None
     return Slot("fact", "personal", "name", value, 0.9, "stated name")
@@ -144,7 +108,7 @@ def _spouse(p: Predicate) -> Slot | None:
     if match is None:
         return None
     attr = "spouse" if match.group("how").lower() == "married" else "fiance"
-    return Slot("fact", "relation", attr, _value(match), 0.85, "stated marriage")
+    return Slot("fact", "relation", attr, value_of(match), 0.85, "stated marriage")
 
 
 def _simple(pattern: re.Pattern[str], attr: str, confidence: float, rule: str,
@@ -156,48 +120,30 @@ def _simple(pattern: re.Pattern[str], attr: str, confidence: float, rule: str,
         if match is None:
             return None
         groups = match.groupdict()
-        value = _value(match) if groups.get("v") else groups.get("n") or ""
-        if not value or (place and not _place_like(value)):
+        value = value_of(match) if groups.get("v") else groups.get("n") or ""
+        if not value or (place and not place_like(value)):
             return None
         return Slot("fact", "personal", attr, value, confidence, rule)
 
     return apply
 
 
-def _plan(p: Predicate) -> Slot | None:
-    def trip(value: str) -> Slot:
-        return Slot("event", "plan", "trip", value, 0.7, "announced trip")
+_JOB_SUFFIXES = ("ist", "ician", "grapher")
+# "-ist" words that describe a person's outlook or pastime, not their work.
+_NOT_JOBS = frozenset({"optimist", "pessimist", "perfectionist", "realist", "idealist",
+                       "minimalist", "feminist", "atheist", "purist", "racist", "extremist",
+                       "tourist", "cyclist", "socialist", "communist", "capitalist", "humanist",
+                       "pacifist", "nationalist", "narcissist", "hedonist", "fatalist",
+                       "loyalist", "moralist", "modernist", "motorist", "finalist", "buddhist",
+                       "methodist", "baptist", "activist", "environmentalist", "vocalist"})
 
-    if (match := _TRAVEL.match(p.text)) is not None:
-        dest = _value(match)
-        if match.group("verb").lower() != "going":
-            return trip(dest) if dest else None
-        if _place_like(dest) and (dest[0].isupper() or p.future_time):
-            return trip(dest)
-        first = dest.split(" ")[0].lower() if dest else ""
-        if p.future_time and first.isalpha():
-            return Slot("event", "plan", first, dest, 0.7, "announced plan")
-        return None
-    if (match := _VISIT.match(p.text)) is not None and p.future_time:
-        return trip(_value(match))
-    if (match := _WILL_BE.match(p.text)) is not None and p.future_time:
-        dest = _value(match)
-        return trip(dest) if dest[:1].isupper() else None
-    if _TRIP_NOUN.match(p.text) is not None:
-        return trip(clip(p.text, strip_time=True))
-    if (match := _INTENT.match(p.text)) is not None:
-        verb = ing_to_base(match.group("verb"))
-        return Slot("event", "plan", verb, clip(p.text, strip_time=False), 0.7, "stated plan")
-    if (match := _PLANNING_NOUN.match(p.text)) is not None and topic(match.group("v")):
-        return Slot("event", "plan", topic(match.group("v")), _value(match), 0.7, "stated plan")
-    timed = (_WILL.match(p.text) or _PROGRESSIVE.match(p.text)) if p.future_time else None
-    if timed is not None:
-        verb = ing_to_base(timed.group("verb"))
-        # "I'll try that tomorrow": a plan about "that" is not self-contained.
-        if verb == "be" or _PRONOUN_OBJECT.match(p.text[timed.end():].strip()):
-            return None
-        return Slot("event", "plan", verb, clip(p.text, strip_time=False), 0.65, "stated plan")
-    return None
+
+def _is_job(word: str) -> bool:
+    low = word.lower().strip(".,")
+    if low.removesuffix("s") in _NOT_JOBS:
+        return False
+    return low in JOBS or low.removesuffix("s") in JOBS or (
+        len(low) > 6 and low.removesuffix("s").endswith(_JOB_SUFFIXES))
 
 
 def _job(p: Predicate) -> Slot | None:
@@ -207,11 +153,10 @@ def _job(p: Predicate) -> Slot | None:
         match, confidence = _JOB_IS.match(p.text), 0.7
     if match is None:
         return None
-    words = _value(match).split(" ")
+    words = value_of(match).split(" ")
     cut = next((i for i, w in enumerate(words) if w.lower() in _PREPOSITIONS), len(words))
     title = " ".join(words[:cut])
-    if not any(w.lower().strip(".,").removesuffix("s") in JOBS or w.lower() in JOBS
-               for w in words[:cut]):
+    if not any(_is_job(w) for w in words[:cut]):
         return None
     return Slot("fact", "personal", "job", title, confidence, "stated occupation")
 
@@ -221,43 +166,44 @@ def _preference(p: Predicate) -> Slot | None:
     if match is None:
         fan = _FAN.match(p.text)
         if fan is None or not topic(fan.group("v")):
-            return None
+            other = wording(p.text)
+            return None if other is None else Slot("preference", "preference", other.attr,
+                                                   other.value, other.confidence, other.rule)
         return Slot("preference", "preference", topic(fan.group("v")),
                     f"is a fan of {fan.group('v')}", 0.85, "stated fandom")
     obj = clip(match.group("v"), strip_time=True)
     verb = match.group("verb").lower()
-    if not obj or _PRONOUN_OBJECT.match(obj):
-        return None
-    attr = topic(obj)
-    if verb in {"prefers", "would prefer", "would rather"}:
-        words = [w.lower().strip(".,") for w in obj.split(" ")]
-        # Not topic(): it would skip "Go" as the light verb "go".
-        head = next((w for w in words if w not in _CATEGORY_SKIP), "")
-        if head in PROGRAMMING_LANGUAGES:
-            attr = "programming_language"
-        elif head in NATURAL_LANGUAGES or any(
-                a == "in" and b in NATURAL_LANGUAGES for a, b in zip(words, words[1:])):
-            attr = "language"
-    if not attr:
+    if not obj or PRONOUN_OBJECT.match(obj) or _PRONOUN_END.search(obj):
         return None
     negative = any(n in verb for n in _NEGATIVE) and "mind" not in verb
+    # A liked language is a value of one shared slot, so a later one supersedes it; a
+    # disliked one is not (hating Java says nothing about what is preferred now).
+    attr = topic(obj) if negative else category(
+        obj, strict=verb not in {"prefers", "would prefer", "would rather"})
+    if not attr:
+        return None
     rule = "stated dislike" if negative else "stated preference"
     return Slot("preference", "preference", attr, f"{verb} {obj}", 0.9, rule)
 
 
 def _speaks(p: Predicate) -> Slot | None:
     match = _SPEAKS.match(p.text)
-    value = _value(match) if match else ""
+    value = value_of(match) if match else ""
     if not any(w.lower().strip(".,") in NATURAL_LANGUAGES for w in value.split(" ")):
         return None
     return Slot("fact", "personal", "language", value, 0.85, "stated language")
 
 
 def _has(p: Predicate) -> Slot | None:
+    if (drives := _DRIVES.match(p.text)) is not None:
+        value = value_of(drives)
+        found = next((POSSESSIONS[w.lower()] for w in value.split(" ")[:4]
+                      if POSSESSIONS.get(w.lower()) in {"car", "bike", "boat"}), None)
+        return Slot("fact", "possession", found, value, 0.75, "stated vehicle") if found else None
     match = _HAS.match(p.text)
     if match is None:
         return None
-    value = _value(match)
+    value = value_of(match)
     if value.lower().startswith("no "):
         return None
     for word in value.split(" ")[:5]:
@@ -284,6 +230,8 @@ def _event(p: Predicate) -> Slot | None:
                                       (verb.endswith("ed") and len(verb) > 4)):
         return None
     particle = (match.group("particle") or "").lower()
+    if PRONOUN_OBJECT.match(p.text[match.end("verb"):].strip()):
+        return None  # "I gave it a try yesterday": about something said before
     attr = f"{verb}_{particle}" if particle in PARTICLES else verb
     if p.time is None and attr not in LIFE_EVENTS and verb not in LIFE_EVENTS:
         return None
@@ -291,16 +239,24 @@ def _event(p: Predicate) -> Slot | None:
     return Slot("event", "event", attr, clip(p.text, strip_time=False), confidence, "reported event")
 
 
+# Verbs whose habit is a happening, not a taste ("always forgets the keys").
+_NOT_HABITS = frozenset({"is", "has", "was", "did", "says", "said", "thinks", "forgets", "got",
+                         "forgot", "thought", "knew", "had", "went", "felt",
+                         "loses", "misses", "gets", "feels", "seems", "worries", "struggles",
+                         "ends", "doesn't", "hasn't", "isn't", "wasn't"})
+
+
 def _habit(p: Predicate) -> Slot | None:
     if p.habit is None:
         return None
     verb, _, rest = p.text.partition(" ")
-    if verb.lower() in {"is", "has", "was", "does", "did", "says", "said", "thinks"}:
+    if verb.lower() in _NOT_HABITS or (verb.lower() == "does" and rest.startswith(("not", "n't"))):
         return None
     attr = topic(f"{base_form(verb)} {rest}")
     if not attr:
         return None
-    value = f"{p.habit} {clip(p.text, strip_time=False)}"
+    body = clip(p.text, strip_time=False)
+    value = body if p.habit in body.lower() else f"{p.habit} {body}"
     return Slot("preference", "preference", attr, value, 0.7, f"stated habit ('{p.habit}')")
 
 
@@ -312,7 +268,7 @@ RULES: tuple[Rule, ...] = (
     _simple(_DIET, "diet", 0.85, "stated diet"),
     _simple(_ALLERGY, "allergy", 0.9, "stated allergy"),
     _simple(_AGE, "age", 0.85, "stated age"),
-    _plan,
+    plan,
     _simple(_LOCATION, "location", 0.85, "stated residence", place=True),
     _simple(_ORIGIN, "origin", 0.85, "stated origin", place=True),
     _job,
@@ -326,8 +282,7 @@ RULES: tuple[Rule, ...] = (
 )
 
 
-def match_predicate(predicate: Predicate) -> Slot | None:
-    """Apply the rules in order; return the first slot found, or None."""
+def _first(predicate: Predicate) -> Slot | None:
     for rule in RULES:
         slot = rule(predicate)
         if slot is not None:
@@ -335,18 +290,83 @@ def match_predicate(predicate: Predicate) -> Slot | None:
     return None
 
 
-_PAST_TIME = _rx(r"\b(?:last|ago|yesterday|recently|earlier|the other day)\b")
+_ANY_MORE = rx(r"\s*,?\s*\b(?:any ?more|any longer)\b")
+_NOT_AFTER_AUX = rx(r"^(?P<aux>is|has|does) not |^(?P<neg>isn't|hasn't|doesn't) ")
 
 
-def make_predicate(text: str, clause: str, leading_time: str | None) -> Predicate:
-    """Build a `Predicate` from a conjugated predicate, stripping and noting adverbs."""
+def _positive(text: str) -> str:
+    """ "is not a vegetarian any more" -> "is a vegetarian"; "doesn't live in X" -> "lives in X"."""
+    text = _ANY_MORE.sub("", text).strip()
+    match = _NOT_AFTER_AUX.match(text)
+    if match is None:
+        return text
+    aux = match.group("aux") or {"isn't": "is", "hasn't": "has", "doesn't": "does"}[
+        match.group("neg").lower()]
+    rest = text[match.end():]
+    if aux == "does":
+        verb, _, tail = rest.partition(" ")
+        return f"{third_singular(verb)} {tail}".strip()
+    return f"{aux} {rest}"
+
+
+def match_predicate(predicate: Predicate) -> Slot | None:
+    """Apply the rules in order; return the first slot found, or None.
+
+    An ended statement ("no longer lives in Paris", "isn't vegan any more") is read as its
+    positive form, and the slot's value says it ended ("no longer Paris"): the same key, so
+    consolidation replaces the old value. An ended habit with no other rule is a preference.
+    """
+    if not predicate.ended:
+        return _first(predicate)
+    positive = replace(predicate, text=_positive(predicate.text), ended=False)
+    slot = _first(positive)
+    if slot is None:
+        verb, _, rest = positive.text.partition(" ")
+        attr = topic(f"{base_form(verb)} {rest}") if verb.lower() not in _NOT_HABITS else ""
+        if not attr:
+            return None
+        return Slot("preference", "preference", attr, f"no longer {clip(positive.text, strip_time=True)}",
+                    0.8, "stated change of habit")
+    if slot.kind not in {"fact", "preference"}:
+        return None
+    return replace(slot, value=f"no longer {slot.value}", confidence=min(slot.confidence, 0.8),
+                   rule=f"{slot.rule}, ended")
+
+
+_PAST_TIME = rx(r"\b(?:last|ago|yesterday|recently|earlier|the other day)\b")
+_HABIT_ADVERBS = frozenset({"always", "never", "usually", "often", "normally", "typically",
+                            "regularly", "rarely", "seldom", "hardly", "generally"})
+_AUXILIARIES = frozenset({"is", "has", "isn't", "hasn't", "does", "doesn't", "was", "would"})
+# "tends to journal", "hardly ever eats": the verb after the marker is the predicate's.
+_TENDS = rx(r"^tends to (?P<verb>[a-z]+)\b")
+_NO_LONGER = rx(r"^(?:\w+ )?no longer\b")
+
+
+def make_predicate(text: str, clause: str, leading_time: str | None,
+                   frame: str | None = None) -> Predicate:
+    """Build a `Predicate` from a conjugated predicate, stripping and noting adverbs.
+
+    A habit is a leading frequency adverb ("always"), "tends to", or a how-often phrase
+    anywhere in the clause ("twice a week"); a habit's time words never anchor a plan.
+    """
     words = text.split(" ")
     habit: str | None = None
     while words and words[0].lower() in ADVERBS:
-        if words[0].lower() in {"always", "never", "usually", "often", "normally",
-                                "typically", "regularly"}:
-            habit = words[0].lower()
+        if words[0].lower() in _HABIT_ADVERBS:
+            habit = habit or words[0].lower()
         words = words[1:]
+    if (tends := _TENDS.match(" ".join(words))) is not None:
+        habit = habit or "tends to"
+        words = [third_singular(tends.group("verb"))] + words[3:]
+        while len(words) > 1 and words[1].lower() in ADVERBS:
+            del words[1]
+    if words and words[0].lower() in _AUXILIARIES:
+        # "is now working at", "is not really into": adverbs after the auxiliary say nothing
+        # about the slot.
+        words = words[:1] + [w for w in words[1:4] if w.lower() not in ADVERBS] + words[4:]
+    habit = habit or find_habit(frame or "") or find_habit(clause)
     time = leading_time or find_time(clause)
-    return Predicate(" ".join(words), habit, time,
-                     time is not None and _PAST_TIME.search(time) is None)
+    future = time is not None and _PAST_TIME.search(time) is None and (
+        habit is None or habit in _HABIT_ADVERBS)
+    ended = bool(_NO_LONGER.search(text) or _ANY_MORE.search(clause))
+    return Predicate(" ".join(words), habit, time, future, ended)

@@ -16,6 +16,7 @@ from hindsight_common.reflection.english import (
     conjugate_lead,
     is_hypothetical,
     split_clauses,
+    split_leading_frame,
     split_leading_time,
     starts_with_i,
     strip_discourse,
@@ -29,6 +30,7 @@ from hindsight_common.reflection.lexicon import (
     ROLES,
 )
 from hindsight_common.reflection.predicates import Slot, make_predicate, match_predicate
+from hindsight_common.reflection.preferences import fronted
 
 
 @dataclass(frozen=True)
@@ -62,7 +64,21 @@ class _Role:
 _ROLE = re.compile(
     r"^[Mm]y\s+(?P<mods>(?:[a-z]+\s+){0,2}?)(?P<role>best friend|[a-z-]+)(?P<poss>'s)?"
     r"(?:\s+(?P<n>[A-Z][a-z]+))?\b\s*(?P<rest>.*)$", re.DOTALL)
+# "my twin brother": a word that is both a role and a modifier modifies the role after it.
+_ROLE_MODIFIED = re.compile(_ROLE.pattern.replace("{0,2}?", "{1,2}").replace(
+    "best friend|[a-z-]+", "|".join(["best friend"] + sorted(ROLES, key=len, reverse=True))),
+    re.DOTALL)
 _PET = re.compile(r"^[Mm]y\s+(?:[a-z]+\s+)?(?P<pet>[a-z]+)\s+(?P<n>[A-Z][a-z]+)\b")
+_PET_NAMED = re.compile(r"^[Mm]y\s+(?:[a-z]+\s+)?(?P<pet>[a-z]+)(?:'s name is|'s called| is called|"
+                        r" is named| goes by| answers to)\s+(?P<n>[A-Z][a-z]+)\b")
+# "We ..." and "My wife and I ...": the speaker is one of the subjects. Plans, events,
+# possessions and a home are shared; tastes and personal facts are not read from them.
+_WE = re.compile(r"^(?:[Ww]e(?P<c>'re|'ve|'ll|'d| are| have| will)?|[Mm]y (?P<role>[a-z]+)"
+                 r"(?: (?P<n>[A-Z][a-z]+))? and I(?P<c2>'re|'ve|'ll| are| have| will)?)\b\s*"
+                 r"(?P<rest>.*)$", re.DOTALL)
+_WE_LEAD = {"'re": "I'm", " are": "I'm", "'ve": "I've", " have": "I've", "'ll": "I'll",
+            " will": "I'll", "'d": "I'd"}
+_SHARED_DOMAINS = frozenset({"plan", "event", "possession"})
 _PRONOUN = re.compile(r"^(?:he|she)\b\s*(?P<rest>.*)$", re.DOTALL | re.IGNORECASE)
 _ATTRIBUTE = re.compile(r"^(?:[Mm]y\s+)?(?P<attr>[a-z][a-z ]{0,30}?)\s+(?:is|are|was)\s+"
                         r"(?P<v>.+)$", re.DOTALL)
@@ -74,6 +90,9 @@ _NOT_ATTRIBUTES = frozenset({
     "hope", "worry", "answer", "mistake", "god", "gosh", "goodness", "advice", "suggestion",
     "request", "reason", "excuse", "apologies", "head", "heart", "day", "week", "code",
 })
+_PASSING = re.compile(r"^(?:delayed|late|cancel+ed|running|broken|ready|done|full|empty|gone|"
+                      r"over|down|up|off|out|fine|ok|okay|dead|stuck|missing|lost|here|there|"
+                      r"on its way|acting up|killing me)\b|.*\b(?:again|right now|today)$", re.IGNORECASE)
 _PLURAL_ROLES = frozenset({"kids", "children", "parents", "siblings", "grandparents"})
 _ATTRIBUTE_KEYS = {"name": "name", "job": "job", "occupation": "job", "profession": "job",
                    "hometown": "origin", "home town": "origin", "age": "age"}
@@ -120,6 +139,8 @@ def _attribute(clause: str, voice: Voice, prefix: str) -> Finding | None:
     words = attr.split(" ")
     if not value or len(words) > 3 or words[0] in _NOT_ATTRIBUTES or words[-1] in _NOT_ATTRIBUTES:
         return None
+    if _PASSING.match(value):
+        return None  # "my train is delayed again": a passing state, not an attribute
     content = _sentence_case(third_person(clip(clause, strip_time=False), voice.name,
                                           voice.other))
     if words[0] in {"favorite", "favourite", "fave"} and len(words) > 1:
@@ -137,20 +158,65 @@ def _attribute(clause: str, voice: Voice, prefix: str) -> Finding | None:
                    confidence, f"Offline rule: stated {attr}.", ("fact", key.split(".")[0]))
 
 
+def _we(match: re.Match[str], voice: Voice, clause: str, time: str | None,
+        frame: str | None) -> list[Finding]:
+    contraction = match.group("c") or match.group("c2") or ""
+    lead = _WE_LEAD.get(contraction, "I")
+    predicate = conjugate_lead(f"{lead} {match.group('rest')}")
+    slot = match_predicate(make_predicate(predicate, clause, time, frame))
+    if slot is None or not (slot.domain in _SHARED_DOMAINS or slot.attr == "location"):
+        return []
+    role = match.group("role")
+    if role and role.lower() in ROLES:
+        who = f"{voice.name} and {voice.name}'s {role.lower()}"
+        who += f" {match.group('n')}" if match.group("n") else ""
+        predicate = re.sub(r"^is\b", "are", re.sub(r"^has\b", "have", predicate))
+    else:
+        who = f"{voice.name} (with others)"
+    together = Voice(who, voice.other)
+    finding = _compose(slot, None, together, predicate, time)
+    return [Finding(finding.kind, finding.key, finding.value, finding.content,
+                    min(finding.confidence, 0.75), finding.reasoning + " Said as 'we'.",
+                    finding.tags + ("we",))]
+
+
+def _fronted(clause: str, voice: Voice) -> list[Finding]:
+    found = fronted(clause)
+    if found is None:
+        return []
+    content = _sentence_case(third_person(clip(clause, strip_time=False), voice.name,
+                                          voice.other))
+    return [Finding("preference", f"preference.{found.attr}",
+                    third_person(found.value, voice.name, voice.other), content,
+                    found.confidence, f"Offline rule: {found.rule}.", ("preference", "preference"))]
+
+
 def _clause(clause: str, voice: Voice, last_role: _Role | None
             ) -> tuple[list[Finding], _Role | None]:
     time, clause = split_leading_time(strip_discourse(clause))
+    frame, clause = split_leading_frame(clause)
+    if time is None:
+        time, clause = split_leading_time(clause)
     words = {w.lower().strip(",.!") for w in clause.split(" ")[1:]}
     if not clause or is_hypothetical(clause) or words & REPORTING_WORDS:
         return [], last_role
     if starts_with_i(clause):
-        return _predicate(conjugate_lead(clause), None, voice, clause, time), last_role
+        return _predicate(conjugate_lead(clause), None, voice, clause, time, frame), last_role
+    if (we := _WE.match(clause)) is not None:
+        return _we(we, voice, clause, time, frame), last_role
+    if (named := _PET_NAMED.match(clause)) and POSSESSIONS.get(named.group("pet")) == "pet":
+        name, animal = named.group("n"), named.group("pet")
+        return [Finding("fact", "possession.pet", f"{animal} named {name}",
+                        _sentence_case(f"{voice.name} has a {animal} named {name}"), 0.85,
+                        "Offline rule: named pet.", ("fact", "possession"))], last_role
     if (pet := _PET.match(clause)) and POSSESSIONS.get(pet.group("pet")) == "pet":
         name, animal = pet.group("n"), pet.group("pet")
         return [Finding("fact", "possession.pet", f"{animal} named {name}",
                         _sentence_case(f"{voice.name} has a {animal} named {name}"), 0.8,
                         "Offline rule: named pet.", ("fact", "possession"))], last_role
-    role_match = _ROLE.match(clause)
+    role_match = _ROLE_MODIFIED.match(clause)
+    if role_match is None or not _is_role(role_match):
+        role_match = _ROLE.match(clause)
     if role_match is not None and _is_role(role_match):
         return _role_clause(role_match, clause, voice, time)
     if (pronoun := _PRONOUN.match(clause)) is not None and last_role is not None:
@@ -158,7 +224,7 @@ def _clause(clause: str, voice: Voice, last_role: _Role | None
     if clause.lower().startswith("my "):
         finding = _attribute(clause, voice, "")
         return ([finding] if finding else []), last_role
-    return [], last_role
+    return _fronted(clause, voice), last_role
 
 
 def _is_role(match: re.Match[str]) -> bool:
@@ -194,12 +260,12 @@ def _role_clause(match: re.Match[str], clause: str, voice: Voice, time: str | No
 
 
 def _predicate(predicate: str, role: _Role | None, voice: Voice, clause: str,
-               time: str | None) -> list[Finding]:
+               time: str | None, frame: str | None = None) -> list[Finding]:
     ruled = predicate
     if role is not None and role.plural:
         # The rules read third-person singular verbs; "my kids love" reads as "loves".
         ruled = conjugate_lead(f"I {predicate}")
-    slot = match_predicate(make_predicate(ruled, clause, time))
+    slot = match_predicate(make_predicate(ruled, clause, time, frame))
     if slot is None:
         return []
     # The content uses the predicate as said, adverbs included ("just moved to Osaka").
@@ -207,10 +273,15 @@ def _predicate(predicate: str, role: _Role | None, voice: Voice, clause: str,
 
 
 def statement_findings(text: str, voice: Voice) -> list[Finding]:
-    """Every finding in the clauses of one sentence (no markers, no questions)."""
+    """Every finding in the clauses of one sentence (no markers, no questions).
+
+    "I no longer live in Paris, I moved to Nantes": the ended value is dropped when the
+    same sentence gives the slot its new one.
+    """
     findings: list[Finding] = []
     last_role: _Role | None = None
     for clause in split_clauses(text):
         found, last_role = _clause(clause, voice, last_role)
         findings.extend(found)
-    return findings
+    current = {f.key for f in findings if not f.value.startswith("no longer ")}
+    return [f for f in findings if not (f.value.startswith("no longer ") and f.key in current)]

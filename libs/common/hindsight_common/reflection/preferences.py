@@ -1,0 +1,193 @@
+"""Preference shapes beyond "I like X": comparisons, hedges, changes of mind, "my thing".
+
+`predicates.py` reads a conjugated predicate ("prefers Kotlin over Java"); the rules here
+add the wordings people use for the same slot: "is fond of", "finds opera boring", "is not a
+morning person", "switched to oat milk", "gave up smoking", and the shapes whose subject is
+the thing itself: "Cold showers are my thing", "Swift beats Objective-C for me", "Window
+seats over aisle seats, always". Every result is a `preference.<topic>` slot, or
+`preference.programming_language` / `preference.language` when the preferred thing is one,
+so that a later value for the same category supersedes the earlier one in consolidation.
+
+Pure functions over strings, standard library only.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from itertools import pairwise
+
+from hindsight_common.reflection.english import clip, topic
+from hindsight_common.reflection.lexicon import NATURAL_LANGUAGES, PROGRAMMING_LANGUAGES
+
+_I = re.IGNORECASE
+# Words that may stand before the preferred thing without naming it.
+_CATEGORY_SKIP = frozenset({"a", "an", "the", "to", "use", "using", "writing", "coding", "in",
+                            "plain", "modern"})
+# Lower-case spellings that are ordinary English words first ("go", "swift", "rust").
+_AMBIGUOUS_LANGUAGES = frozenset({"go", "c", "r", "swift", "rust", "dart", "julia", "ruby",
+                                  "lua", "perl", "scala", "elixir", "zig", "sql"})
+
+
+@dataclass(frozen=True)
+class Preference:
+    """A preference found by these rules: the key's attribute, its value, and the wording."""
+
+    attr: str
+    value: str
+    confidence: float
+    rule: str
+
+
+def category(obj: str, *, strict: bool) -> str:
+    """`programming_language` or `language` when `obj` starts with one, else its topic.
+
+    `strict` asks for the name as written (capitalised or with a symbol: "Go", "C++"), so
+    that "I love to go out" or "rust on the bike" are not read as languages.
+    """
+    words = [w.strip(".,!") for w in obj.split(" ")]
+    head = next((w for w in words if w.lower() not in _CATEGORY_SKIP), "")
+    low = head.lower()
+    named = head[:1].isupper() or not head.isalpha()
+    if low in PROGRAMMING_LANGUAGES and (named or not strict or low not in _AMBIGUOUS_LANGUAGES):
+        return "programming_language"
+    lowered = [w.lower() for w in words]
+    if low in NATURAL_LANGUAGES and named or any(
+            a == "in" and b in NATURAL_LANGUAGES for a, b in pairwise(lowered)):
+        return "language"
+    return topic(obj)
+
+
+# --- wordings of a conjugated predicate ("is fond of X") -----------------------------------
+
+_MILD = re.compile(
+    r"^is (?P<neg>not |n't )?(?:(?:really|very|quite|so|too|that|particularly|super|pretty|"
+    r"totally|always|also|much|way|far|even|more) )*(?P<verb>fond of|keen on|okay with|ok with|fine with|happy with|"
+    r"crazy about|mad about|into|partial to|big on|a sucker for)\s+(?P<v>.+)$", _I)
+_PERSON = re.compile(
+    r"^is (?P<neg>not )?(?:really |definitely |totally |more of |much more of |very much )?"
+    r"(?:a|an) (?:(?:big|huge|real|total|bit of a) )?(?P<v>(?:[a-z-]+ )?[a-z-]+) "
+    r"(?P<noun>person|lover|snob|addict|nerd|geek|buff|enthusiast|junkie|fanatic)\b"
+    r"(?P<rest>.*)$", _I)
+_FINDS = re.compile(
+    r"^finds (?P<v>.+?) (?:(?:really|pretty|so|very|quite|kind of|a bit|rather|totally|"
+    r"incredibly|super|a little|utterly|genuinely) )*(?P<adj>boring|dull|tedious|unbearable|"
+    r"annoying|irritating|relaxing|soothing|calming|fun|fascinating|exhausting|overrated|"
+    r"stressful|addictive|delicious|disgusting|gross|satisfying|therapeutic|pointless|"
+    r"depressing|hilarious|magical|beautiful|ugly|awful|amazing|wonderful|terrifying)\b", _I)
+_NEGATIVE_ADJ = frozenset({"boring", "dull", "tedious", "unbearable", "annoying", "irritating",
+                           "exhausting", "overrated", "stressful", "disgusting", "gross",
+                           "pointless", "depressing", "ugly", "awful", "terrifying"})
+_SWITCHED = re.compile(r"^(?:has )?(?:switched|changed|swapped|moved on|converted)(?: over)?"
+                       r"(?: from (?P<old>.+?))? to (?P<v>.+)$", _I)
+_GAVE_UP = re.compile(r"^(?:has )?(?:gave|given) up (?P<v>.+?)(?: for (?P<new>.+))?$", _I)
+# "quit smoking" is a change of habit; "quit my job" or "quit sugar in May" a life event.
+_STOPPED = re.compile(r"^(?:has )?(?:stopped|quit) (?P<v>[a-z]+ing\b.*)$", _I)
+_CONSUMES = re.compile(r"^(?:doesn't|does not) (?P<verb>eat|drink|smoke|touch)\s+(?P<v>.+)$",
+                       _I)
+
+
+_ENDS_IN_PRONOUN = re.compile(r"^(?:it|that|this|them|him|her)\b|\b(?:it|that|this|them)\W*$", _I)
+_WOULD_PICK = re.compile(r"^would (?:much |always )?(?:take|pick|choose|go for) (?P<v>.+?) over "
+                         r"(?P<other>.+)$", _I)
+
+
+def _slot(obj: str, verb: str, rule: str, confidence: float = 0.85,
+          strict: bool = True) -> Preference | None:
+    obj = clip(obj, strip_time=True)
+    if _ENDS_IN_PRONOUN.search(obj):
+        return None  # "gave up trying to fix it": not self-contained
+    attr = category(obj, strict=strict) if obj else ""
+    if not attr:
+        return None
+    return Preference(attr, f"{verb} {obj}".strip(), confidence, rule)
+
+
+def wording(predicate: str) -> Preference | None:
+    """Preference wordings of a conjugated predicate that `predicates.py` does not list."""
+    predicate = predicate.strip().rstrip(".!")
+    if (mild := _MILD.match(predicate)) is not None:
+        neg = "not " if mild.group("neg") else ""
+        return _slot(mild.group("v"), f"is {neg}{mild.group('verb').lower()}",
+                     "stated preference", 0.85)
+    if (person := _PERSON.match(predicate)) is not None:
+        slug = topic(person.group("v"))
+        if not slug:
+            return None
+        neg = "not " if person.group("neg") else ""
+        noun = person.group("noun").lower()
+        return Preference(f"{slug}_{noun}", f"is {neg}a {person.group('v')} {noun}", 0.8,
+                          "stated kind of person")
+    if (pick := _WOULD_PICK.match(predicate)) is not None:
+        return _slot(pick.group("v"), "prefers", "stated comparison", 0.85)
+    if (finds := _FINDS.match(predicate)) is not None:
+        adj = finds.group("adj").lower()
+        return _slot(finds.group("v"), f"finds it {adj}:", "stated dislike" if adj in
+                     _NEGATIVE_ADJ else "stated liking", 0.8)
+    return change_of_mind(predicate)
+
+
+def change_of_mind(predicate: str) -> Preference | None:
+    """ "switched to oat milk", "gave up sugar (for honey)", "stopped drinking coffee"."""
+    predicate = predicate.strip().rstrip(".!")
+    if (switched := _SWITCHED.match(predicate)) is not None:
+        return _slot(switched.group("v"), "switched to", "stated change of preference")
+    if (gave := _GAVE_UP.match(predicate)) is not None:
+        if gave.group("new"):
+            return _slot(gave.group("new"), "gave up " + clip(gave.group("v"), strip_time=True)
+                         + " for", "stated change of preference")
+        return _slot(gave.group("v"), "gave up", "stated change of preference", 0.8)
+    if (stopped := _STOPPED.match(predicate)) is not None:
+        return _slot(stopped.group("v"), "stopped",
+                     "stated change of preference", 0.8)
+    if (consumes := _CONSUMES.match(predicate)) is not None:
+        return _slot(consumes.group("v"), f"doesn't {consumes.group('verb').lower()}",
+                     "stated dislike", 0.8)
+    return None
+
+
+# --- clauses whose subject is the preferred thing ------------------------------------------
+
+_THING = re.compile(
+    r"^(?P<v>[\w'+# -]{2,40}?) (?:(?:is|are|has always been|have always been)"
+    r"(?P<neg> not|n't)?|isn't|aren't)(?P<neg2> not)?(?: really| totally| definitely| so)?"
+    r" (?:more |less )?(?:my|not my) (?P<what>thing|jam|passion|cup of tea|kind of thing|weakness|"
+    r"guilty pleasure|happy place|therapy|religion|go-to|comfort food|obsession)\b", _I)
+_BEATS = re.compile(
+    r"^(?P<v>[\w'+# .-]{1,40}?) (?:beats|trumps|wins over|works better(?: for me)? than|is "
+    r"(?:(?:way|much|far|a lot|so much) )?(?:better|nicer|more fun|easier) (?:for me )?than)"
+    r" (?P<other>[\w'+# .-]{1,40}?)(?P<tail>(?: for me| for me personally| any day| every "
+    r"(?:single )?time| hands down)*)$", _I)
+_OVER = re.compile(
+    r"^(?:give me |I'll take |me: )?(?P<v>[\w'+# -]{1,40}?) over (?P<other>[\w'+# -]{1,40}?)"
+    r"(?:,)? (?:always|any day|every (?:single )?time|hands down|all day)\W*$"
+    r"|^give me (?P<v2>[\w'+# -]{1,40}?) over (?P<other2>[\w'+# -]{1,40}?)\W*$", _I)
+_NOT_A_THING = re.compile(r"^(?:it|this|that|which|what|he|she|they|you|there|here)\b", _I)
+
+
+def fronted(clause: str) -> Preference | None:
+    """A preference whose subject is the thing: "Jazz isn't my thing", "X over Y, always"."""
+    text = clause.strip().rstrip(".!")
+    if (thing := _THING.match(text)) is not None and not _NOT_A_THING.match(thing.group("v")):
+        negative = bool(thing.group("neg") or thing.group("neg2")) or " not my" in text.lower() \
+            or "n't" in text[thing.end("v"):thing.start("what")]
+        attr = category(thing.group("v"), strict=True)
+        name = thing.group("v")
+        name = name[:1].lower() + name[1:] if name[1:2].islower() else name
+        value = f"{'does not like' if negative else 'likes'} {name}"
+        return Preference(attr, value, 0.8, "stated preference") if attr else None
+    beats = _BEATS.match(text)
+    if beats is not None and (beats.group("tail") or " for me " in text[:beats.start("other")]) \
+            and not _NOT_A_THING.match(beats.group("v")):
+        attr = category(beats.group("v"), strict=True)
+        return Preference(attr, f"prefers {beats.group('v')} over {beats.group('other')}", 0.85,
+                          "stated comparison") if attr else None
+    if (over := _OVER.match(text)) is not None:
+        thing_text = over.group("v") or over.group("v2") or ""
+        other = over.group("other") or over.group("other2") or ""
+        if _NOT_A_THING.match(thing_text):
+            return None
+        attr = category(thing_text, strict=True)
+        return Preference(attr, f"prefers {thing_text} over {other}", 0.85,
+                          "stated comparison") if attr else None
+    return None

@@ -1,0 +1,20 @@
+"""``hindsight bench reflect`` scores every shipped set, the v3 held-out one included."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from hindsight_services.cli import main
+
+
+def test_bench_reflect_prints_all_five_sets(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "reflect", "--json"]) == 0
+    out = capsys.readouterr().out
+    scores = json.loads(out.strip().splitlines()[-1])
+    assert set(scores) == {"labelled", "held-out", "held-out-v2", "dev-v3", "held-out-v3"}
+    assert scores["held-out-v3"]["utterances"] == 201 and scores["dev-v3"]["utterances"] == 328
+    assert all(0.0 <= s["precision"] <= 1.0 and set(s["per_kind"]) >= {"fact", "preference"}
+               for s in scores.values())
+    assert "never used to change one" in out
