@@ -21,6 +21,7 @@ from hindsight_services.cli_keys import add_audit_arguments, run_audit, run_keys
 from hindsight_services.cli_erase import add_arguments as add_erase_arguments
 from hindsight_services.cli_erase import run_erase
 from hindsight_services import cli_memories
+from hindsight_services.cli_bench import run_bench
 from hindsight_services.mcp import add_arguments as add_mcp_arguments  # light: no MCP SDK import
 
 DEFAULT_URL = f"http://{DEFAULT_HOST}:{DEFAULT_PORT}"
@@ -178,27 +179,8 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         if args.command == "verify":
             return asyncio.run(_verify(args))
-        if args.command == "bench" and args.bench == "locomo":
-            return asyncio.run(_bench_locomo(args))
-        if args.command == "bench" and args.bench == "recall":
-            return asyncio.run(_bench_recall(args))
-        if args.command == "bench" and args.bench == "perf":
-            return asyncio.run(_bench_perf(args))
-        if args.command == "bench" and args.bench == "auth":
-            from hindsight_services.bench_auth import print_auth_bench, run_auth_bench
-
-            print_auth_bench(asyncio.run(run_auth_bench(args.n)), args.json)
-            return 0
-        if args.command == "bench" and args.bench == "consolidate":
-            return asyncio.run(_bench_consolidate(args))
-        if args.command == "bench" and args.bench == "replay":
-            return asyncio.run(_bench_replay(args))
-        if args.command == "bench" and args.bench == "reflect":
-            return _bench_reflect(args)
-        if args.command == "bench" and args.bench == "security":
-            return _bench_security(args)
-        if args.command == "bench" and args.bench == "screening":
-            return _bench_screening(args)
+        if args.command == "bench":
+            return run_bench(args)
     except HindsightError as e:
         print(f"hindsight: {e}", file=sys.stderr)
         return 2
@@ -324,142 +306,3 @@ async def _verify(args: argparse.Namespace) -> int:
     return await run(load_settings(data_dir=args.data_dir), names, args.json)
 
 
-async def _bench_locomo(args: argparse.Namespace) -> int:
-    from hindsight_services.bench import print_result, run_locomo
-
-    ks = [int(k) for k in args.k.split(",") if k.strip()]
-    if not ks or min(ks) < 1 or max(ks) > 100:
-        raise SystemExit("hindsight: --k takes cut-offs between 1 and 100, e.g. 5,10,20")
-    if not args.data.is_file():
-        raise SystemExit(f"hindsight: no LoCoMo file at {args.data}")
-    presets = [n.strip() for n in args.preset.split(",") if n.strip()]
-    result = await run_locomo(args.data, ks, presets, reflect=args.reflect, ablate=args.ablate, url=args.url)
-    print_result(result, args.json)
-    return 0
-
-
-async def _bench_recall(args: argparse.Namespace) -> int:
-    from hindsight_services.bench_recall import preset_names, print_recall_bench, run_recall_bench
-
-    sizes = _sizes(args.n)
-    if args.url and args.data_dir:
-        raise SystemExit("hindsight: --data-dir applies to the embedded bench, not with --url")
-    rows = await run_recall_bench(sizes, preset_names(args.presets), args.queries, args.url, args.data_dir)
-    print_recall_bench(rows, "gateway at " + args.url if args.url else "embedded", args.json)
-    return 0
-
-
-def _bench_screening(args: argparse.Namespace) -> int:
-    from hindsight_services import bench_screening as bench
-
-    samples = bench.corpus(args.corpus, args.blind)
-    settings = load_settings()
-    if args.cv and len({s.part for s in samples}) < 2:
-        print("--cv needs a corpus of at least two parts (the blind part 11 is one)", file=sys.stderr)
-        return 2
-    cv = bench.cross_validation(samples, settings) if args.cv else None
-    if args.embedded:
-        result = asyncio.run(bench.run_embedded(samples, screening=not args.no_screening))
-        bench.print_screening_bench(result, "embedded server, HTTP ingest", args.json, cv=cv)
-    else:
-        rules_per_s = bench.rules_throughput(samples, settings)  # first: it also compiles the rules' patterns
-        bench.print_screening_bench(bench.run_classifier(samples, settings), "classifier", args.json, rules_per_s, cv)
-    return 0
-
-
-def _sizes(text: str) -> list[int]:
-    try:
-        sizes = [int(n) for n in text.split(",") if n.strip()]
-    except ValueError:
-        raise SystemExit(f"hindsight: sizes are comma-separated whole numbers, got {text!r}") from None
-    if not sizes or min(sizes) < 1:
-        raise SystemExit(f"hindsight: sizes must be at least 1, got {text!r}")
-    return sizes
-
-
-async def _bench_perf(args: argparse.Namespace) -> int:
-    from hindsight_services.bench_perf import Plan, default_log_dir, parse_pids, print_perf, run_perf_bench
-
-    plan = Plan.quick() if args.quick else Plan.full(_sizes(args.sizes))
-    result = await run_perf_bench(args.url, parse_pids(args.pid), plan, default_log_dir())
-    print_perf(result, args.json)
-    return 0
-
-
-async def _bench_consolidate(args: argparse.Namespace) -> int:
-    from hindsight_services.bench_consolidate import print_consolidate_bench, run_consolidate_bench
-
-    if args.n < 1:
-        raise SystemExit("hindsight: --n must be at least 1")
-    print_consolidate_bench(await run_consolidate_bench(args.n, args.seed), args.json)
-    return 0
-
-
-async def _bench_replay(args: argparse.Namespace) -> int:
-    from hindsight_services.bench_replay import print_replay_bench, run_replay_bench
-
-    if args.n < 1:
-        raise SystemExit("hindsight: --n takes a positive number of turns")
-    print_replay_bench(await run_replay_bench(args.n), args.n, args.json)
-    return 0
-
-
-def _bench_reflect(args: argparse.Namespace) -> int:
-    from importlib.resources import files
-
-    from hindsight_common.reflection.evaluation import (
-        DEV_V3_SET,
-        HELD_OUT_SET,
-        HELD_OUT_V2_SET,
-        HELD_OUT_V3_SET,
-        evaluate,
-    )
-
-    sets = {
-        "labelled (rules written against it)": None,
-        "held-out (written after the rules froze)": str(
-            files("hindsight_common.reflection").joinpath(HELD_OUT_SET)
-        ),
-        "held-out-v2 (blind once; its misses were published, so no longer blind)": str(
-            files("hindsight_common.reflection").joinpath(HELD_OUT_V2_SET)
-        ),
-        "dev-v3 (the v3 rules were iterated on it)": str(
-            files("hindsight_common.reflection").joinpath(DEV_V3_SET)
-        ),
-        "held-out-v3 (committed before the v3 rules, never used to change one)": str(
-            files("hindsight_common.reflection").joinpath(HELD_OUT_V3_SET)
-        ),
-    }
-    out = {}
-    for name, path in sets.items():
-        score = evaluate(path)
-        out[name.split(" ")[0]] = {
-            "utterances": score.utterances,
-            "precision": round(score.precision, 3),
-            "recall": round(score.recall, 3),
-            "f1": round(score.f1, 3),
-            "per_kind": {
-                k.kind: {"precision": round(k.precision, 3), "recall": round(k.recall, 3)}
-                for k in score.per_kind
-            },
-        }
-        print(f"{name}: {score.utterances} utterances, {score.expected} expected memories")
-        print(f"  overall     P={score.precision:.3f} R={score.recall:.3f} F1={score.f1:.3f}")
-        for k in score.per_kind:
-            print(f"  {k.kind:<11} P={k.precision:.3f} R={k.recall:.3f} F1={k.f1:.3f}")
-    if args.json:
-        print(json.dumps(out))
-    return 0
-
-
-def _bench_security(args: argparse.Namespace) -> int:
-    from hindsight_services.bench_security import print_sections, run_security_bench
-
-    if args.pii_corpus and not args.pii_corpus.is_file():
-        raise SystemExit(f"hindsight: no corpus file at {args.pii_corpus}")
-    print_sections(run_security_bench(args), args.json)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -139,7 +139,7 @@ def test_the_trace_context_travels_in_the_event_and_the_kafka_headers() -> None:
     assert headers["traceparent"] == TRACEPARENT.encode()
     # From the event when it has one; from a Kafka record's headers otherwise.
     assert record_carrier(LogRecord("s", 0, 1, "t/u", b"", event)) == {"traceparent": TRACEPARENT}
-    poison = KafkaRecord("s", 0, 2, "t/u", b"{", None, "not JSON", (("traceparent", TRACEPARENT.encode()),))
+    poison = KafkaRecord("s", 0, 2, "t/u", b"{", None, "not JSON", headers=(("traceparent", TRACEPARENT.encode()),))
     assert record_carrier(poison) == {"traceparent": TRACEPARENT}
     assert record_carrier(LogRecord("s", 0, 3, "t/u", b"", turn())) == {}
 
