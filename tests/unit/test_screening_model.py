@@ -117,3 +117,14 @@ def test_the_blind_part_is_never_trained_on() -> None:
     trained = {s.text for s in load_corpus() + load_corpus(shipped=ORDINARY)}
     assert not trained & {s.text for s in blind}
     assert all(s.part != 11 for s in load_corpus())
+
+
+def test_the_classifier_can_be_switched_off_and_screening_too() -> None:
+    from hindsight_common.factory import make_screener
+    from hindsight_common.settings import Settings
+
+    with_model = make_screener(Settings())
+    rules_only = make_screener(Settings(screening_classifier=False))
+    assert with_model is not None and with_model.classifier is not None
+    assert rules_only is not None and rules_only.classifier is None
+    assert make_screener(Settings(screening=False)) is None

@@ -24,6 +24,7 @@ from hindsight_common.settings import Settings
 
 if TYPE_CHECKING:
     from hindsight_common.adapters.postgres import PostgresState
+    from hindsight_common.security.screening import Screener
 
 
 def make_log(settings: Settings) -> EventLog:
@@ -82,6 +83,7 @@ def _make_log(settings: Settings) -> EventLog:
 
 def _postgres_state(settings: Settings, needed_by: str) -> PostgresState:
     from hindsight_common.adapters.postgres import PostgresState
+    from hindsight_common.security.screening import Screener
 
     if not settings.postgres_dsn:
         raise ConfigurationError(
@@ -276,3 +278,13 @@ def make_credentials(settings: Settings) -> Credentials:
 
         return PostgresCredentials(_postgres_state(settings, "API keys in cluster mode"))
     raise ConfigurationError(f"no credential store for log backend {settings.log_backend!r}")
+
+
+def make_screener(settings: Settings) -> Screener | None:
+    """The injection screener ingest and reflect use: None when screening is off; the
+    rules alone when ``screening_classifier`` is off."""
+    from hindsight_common.security.screening import Screener
+
+    if not settings.screening:
+        return None
+    return Screener(settings.screening_trust, classifier="shipped" if settings.screening_classifier else None)

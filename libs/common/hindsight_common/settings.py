@@ -236,6 +236,9 @@ class Settings(BaseSettings):
 
     # Injection screening (security/screening.py): quarantine suspected injections.
     screening: bool = Field(True, description="Screen turns at ingest and memories in reflect.")
+    screening_classifier: bool = Field(
+        True, description="The learned classifier beside the rules (off: the rules alone, fewer "
+                          "false alarms on ordinary low-trust text, more attacks missed).")
     screening_trust: dict[str, float] = Field(
         default_factory=dict,
         description='Trust per source, overriding the defaults, e.g. {"tool_output": 0.3}; '

@@ -49,7 +49,7 @@ from hindsight_common.security.pii import OutgrewLimit, PiiPolicy, redact_turn
 from hindsight_common.security.signed_items import sign_events
 from hindsight_common.security.signing import Keyring
 from hindsight_common.security.signing_keys import keyring_from_settings
-from hindsight_common.security.screening import Screener
+from hindsight_common.factory import make_screener
 from hindsight_common.security.screening_events import request_sources, screen_interactions
 from hindsight_common.settings import Settings
 from hindsight_common.streams import CONTROL, INTERACTIONS, MEMORIES
@@ -142,7 +142,7 @@ class Ingest:
         self._settings = settings
         self._pii = PiiPolicy(settings.pii_policy)
         self._keyring = keyring_from_settings(settings)  # read once per process
-        self._screener = Screener(settings.screening_trust) if settings.screening else None
+        self._screener = make_screener(settings)
 
     async def record(
         self, request: IngestRequest, *, idempotency_key: str | None = None,

@@ -8,7 +8,7 @@ from hindsight_common.ports.log import EventLog
 from hindsight_common.ports.reflect_state import ReflectState
 from hindsight_common.ports.reflector import Reflector
 from hindsight_common.security.signing_keys import keyring_from_settings
-from hindsight_common.security.screening import Screener
+from hindsight_common.factory import make_screener
 from hindsight_common.settings import Settings
 from hindsight_common.streams import CONTROL, INTERACTIONS
 from hindsight_services.reflect.handler import Reflect, ReflectPolicy
@@ -28,7 +28,7 @@ def policy(settings: Settings) -> ReflectPolicy:
 
 
 def consumer(log: EventLog, state: ReflectState, reflector: Reflector, settings: Settings) -> Consumer:
-    screener = Screener(settings.screening_trust) if settings.screening else None
+    screener = make_screener(settings)
     reflect = Reflect(log, state, reflector, policy(settings), screener=screener,
                       keyring=keyring_from_settings(settings))
     return Consumer(
