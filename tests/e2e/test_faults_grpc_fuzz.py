@@ -9,6 +9,7 @@ is wrong in its details.
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -27,7 +28,9 @@ from tests.e2e.conftest import Server
 SERVICE = pb.DESCRIPTOR.services_by_name["Hindsight"]
 METHODS = {m.name: m for m in SERVICE.methods}
 BAD_CODES = {grpc.StatusCode.INTERNAL, grpc.StatusCode.UNKNOWN, grpc.StatusCode.DATA_LOSS}
-EXAMPLES = settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+# make chaos (HINDSIGHT_CHAOS=1) runs more examples.
+EXAMPLES = settings(max_examples=200 if os.environ.get("HINDSIGHT_CHAOS") == "1" else 40, deadline=None,
+                    suppress_health_check=list(HealthCheck))
 
 HOSTILE_TEXT = st.one_of(
     st.text(max_size=30),
