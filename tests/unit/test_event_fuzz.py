@@ -11,6 +11,7 @@ version yet: every file is a current version today).
 from __future__ import annotations
 
 import json
+import os
 import re
 from datetime import datetime
 from collections.abc import Callable
@@ -28,6 +29,7 @@ from tests.support.schema_strategies import from_schema
 
 SCHEMAS = Path(__file__).resolve().parents[2] / "schemas" / "events"
 FILES = sorted(SCHEMAS.glob("*.json"))
+EXAMPLES = 250 if os.environ.get("HINDSIGHT_CHAOS") == "1" else 25  # make chaos: longer
 
 
 def versions() -> dict[str, dict[int, dict[str, Any]]]:
@@ -72,7 +74,7 @@ def test_generated_events_round_trip_through_upcasters_and_the_wire(path: Path) 
     current = max(VERSIONS[event_type])
     version = int(path.name.split(".")[1].removeprefix("v"))
 
-    @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     # A reader always sees an event's type and version (the schema gives them defaults).
     @given(raw=from_schema(schema).map(lambda r: {**r, "type": event_type, "schema_version": version}))
     def round_trip(raw: dict[str, Any]) -> None:
