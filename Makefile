@@ -75,7 +75,7 @@ lint: $(STAMP)  ## mypy --strict, shell syntax, the deploy validation
 	$(PY) deploy/validate/deploy_check.py check
 
 FAULT_TESTS := tests/e2e/test_faults_outages.py tests/e2e/test_faults_grpc_fuzz.py tests/e2e/test_faults_mcp_fuzz.py \
-	tests/integration/test_recall_degraded.py tests/unit/test_event_fuzz.py
+	tests/e2e/test_faults_poison.py tests/integration/test_recall_degraded.py tests/unit/test_event_fuzz.py
 
 chaos: $(STAMP)  ## the fault suite, longer (not in `make test`): private ES/Neo4j stopped 30 s, more fuzz examples
 	HINDSIGHT_CHAOS=1 deploy/local/with-servers.sh $(PY) -m pytest -q $(FAULT_TESTS)
