@@ -121,9 +121,11 @@ def faulty(tmp_path: Path) -> Iterator[Faulty]:
             cluster.start(service)
         yield Faulty(cluster, tenant, outages)
     finally:
-        cluster.stop_all()
-        for close in reversed(closers):
-            close()
+        try:
+            cluster.stop_all()
+        finally:  # the private servers go even when a process would not stop
+            for close in reversed(closers):
+                close()
 
 
 def turns(tenant: str, start: int, n: int) -> list[dict[str, Any]]:

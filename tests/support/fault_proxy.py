@@ -50,6 +50,7 @@ class FaultProxy:
         self.cut()
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(timeout=10)
+        self._loop.close()
 
     async def _listen(self) -> None:
         if self._server is None:
