@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
 .PHONY: install run test test-unit test-integration test-e2e schemas bench-locomo typecheck clean infra-up infra-down infra-status \
-	cluster-up cluster-down cluster-status replay verify bench k8s-render k8s-validate lint
+	cluster-up cluster-down cluster-status replay verify bench k8s-render k8s-validate lint chaos
 
 $(STAMP): pyproject.toml libs/common/pyproject.toml libs/client/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -73,6 +73,12 @@ lint: $(STAMP)  ## mypy --strict, shell syntax, the deploy validation
 	$(PY) -m mypy --strict deploy/validate
 	for f in deploy/local/*.sh deploy/local/servers/*.sh deploy/local/lib/*.sh; do bash -n "$$f" || exit 1; done
 	$(PY) deploy/validate/deploy_check.py check
+
+FAULT_TESTS := tests/e2e/test_faults_outages.py tests/e2e/test_faults_grpc_fuzz.py tests/e2e/test_faults_mcp_fuzz.py \
+	tests/e2e/test_faults_poison.py tests/integration/test_recall_degraded.py tests/unit/test_event_fuzz.py
+
+chaos: $(STAMP)  ## the fault suite, longer (not in `make test`): private ES/Neo4j stopped 30 s, more fuzz examples
+	HINDSIGHT_CHAOS=1 deploy/local/with-servers.sh $(PY) -m pytest -q $(FAULT_TESTS)
 
 test-unit: $(STAMP)
 	$(PY) -m pytest -q tests/unit

@@ -148,15 +148,15 @@ def turns(start: int, n: int) -> list[dict[str, Any]]:
              "occurred_at": "2024-05-01T10:00:00Z", "external_id": f"x{i}"} for i in range(start, start + n)]
 
 
-async def projection_ids(env: dict[str, str]) -> dict[str, list[str]]:
+async def projection_ids(env: dict[str, str], tenant: str = TENANT) -> dict[str, list[str]]:
     settings = Settings(**{k[len("HINDSIGHT_"):].lower(): v for k, v in env.items()
                            if k.startswith("HINDSIGHT_") and k not in ("HINDSIGHT_INFRA_DIR", "HINDSIGHT_CACHE_DIR")})
     out = {}
     for name, projection in (("vector", make_vector_index(settings, 384)), ("text", make_text_index(settings)),
                              ("graph", make_graph_store(settings))):
         try:
-            ids = await projection.ids(TENANT)
-            assert await projection.count(TENANT) == len(ids), f"{name}: count disagrees with ids"
+            ids = await projection.ids(tenant)
+            assert await projection.count(tenant) == len(ids), f"{name}: count disagrees with ids"
             out[name] = ids
         finally:
             await projection.close()

@@ -27,9 +27,10 @@ HS_HOST=127.0.0.1
 HS_POSTGRES_PORT=55432
 HS_KAFKA_PORT="${HINDSIGHT_KAFKA_PORT:-9092}"
 HS_KAFKA_CONTROLLER_PORT="${HINDSIGHT_KAFKA_CONTROLLER_PORT:-9093}"
-HS_ELASTICSEARCH_PORT=9200
-HS_ELASTICSEARCH_TRANSPORT_PORT=9300
-HS_NEO4J_PORT=7687
+# Elasticsearch's and Neo4j's too, for the outage tests (tests/support/private_servers.py).
+HS_ELASTICSEARCH_PORT="${HINDSIGHT_ELASTICSEARCH_PORT:-9200}"
+HS_ELASTICSEARCH_TRANSPORT_PORT="${HINDSIGHT_ELASTICSEARCH_TRANSPORT_PORT:-9300}"
+HS_NEO4J_PORT="${HINDSIGHT_NEO4J_PORT:-7687}"
 
 # Unprivileged uid/gid used (inside a user namespace) for servers that refuse to run as root.
 HS_UNPRIV_ID=65534   # nobody/nogroup: present in every Debian passwd/group file

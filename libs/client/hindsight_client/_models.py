@@ -229,13 +229,16 @@ class RecallItem(Memory):
 
 @dataclass(frozen=True)
 class RecallResult:
-    """Recalled items, best first."""
+    """Recalled items, best first; ``degraded`` names the retrieval paths left out because
+    their store was down (empty when every path answered)."""
 
     items: tuple[RecallItem, ...]
+    degraded: tuple[str, ...] = ()
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> RecallResult:
-        return cls(items=tuple(RecallItem.from_json(i) for i in d["items"]))
+        return cls(items=tuple(RecallItem.from_json(i) for i in d["items"]),
+                   degraded=tuple(str(p) for p in d.get("degraded", ())))
 
 
 @dataclass(frozen=True)

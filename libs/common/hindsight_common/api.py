@@ -201,6 +201,11 @@ class RecallItemOut(MemoryState):
 
 class RecallOut(_Strict):
     items: list[RecallItemOut]
+    degraded: list[str] = Field(
+        default_factory=list,
+        description="Retrieval paths left out because their store was down or timed out "
+        "(e.g. bm25, graph); the items come from the paths that answered. Empty when all did.",
+    )
 
 
 class SessionCloseIn(_Strict):

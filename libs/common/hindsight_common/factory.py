@@ -162,14 +162,15 @@ def make_vector_index(settings: Settings, dim: int) -> VectorIndex:
     if settings.vector_backend == "elasticsearch":
         from hindsight_common.adapters.elasticsearch_vectors import ElasticsearchVectorIndex
 
-        if not settings.elasticsearch_url:
+        url = settings.elasticsearch_vector_url or settings.elasticsearch_url
+        if not url:
             raise ConfigurationError(
                 "vector_backend 'elasticsearch' needs HINDSIGHT_ELASTICSEARCH_URL, "
                 "e.g. http://127.0.0.1:9200"
             )
         # No I/O here: the adapter creates its index and alias on first use.
         return ElasticsearchVectorIndex(
-            settings.elasticsearch_url, dim, alias=settings.elasticsearch_vector_index
+            url, dim, alias=settings.elasticsearch_vector_index
         )
     raise ConfigurationError(f"unknown vector backend {settings.vector_backend!r}")
 

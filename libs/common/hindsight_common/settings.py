@@ -73,7 +73,9 @@ class Settings(BaseSettings):
     elasticsearch_index: str = Field(
         "hindsight_text", description="The alias; the data lives in <alias>_v<N>."
     )
-    # vector_backend="elasticsearch": dense_vector kNN on the same server.
+    # vector_backend="elasticsearch": dense_vector kNN, on the same server unless
+    # elasticsearch_vector_url names another (a cluster of its own for the vectors).
+    elasticsearch_vector_url: str | None = None
     elasticsearch_vector_index: str = Field(
         "hindsight_vectors", description="The alias; the data lives in <alias>_v<N>."
     )

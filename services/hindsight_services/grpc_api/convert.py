@@ -256,7 +256,7 @@ def recall_response(out: RecallOut) -> pb.RecallResponse:
             explain=_struct(i.explain), **_state(i),
         )
         for i in out.items
-    ])
+    ], degraded=out.degraded)
 
 
 def session_context_response(out: SessionContextOut) -> pb.GetSessionContextResponse:

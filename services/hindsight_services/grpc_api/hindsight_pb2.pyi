@@ -137,10 +137,12 @@ class RecallItem(_message.Message):
     def __init__(self, id: _Optional[str] = ..., type: _Optional[str] = ..., kind: _Optional[str] = ..., key: _Optional[str] = ..., confidence: _Optional[float] = ..., tags: _Optional[_Iterable[str]] = ..., content: _Optional[str] = ..., speaker: _Optional[str] = ..., role: _Optional[str] = ..., session: _Optional[str] = ..., user: _Optional[str] = ..., occurred_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., score: _Optional[float] = ..., scores: _Optional[_Mapping[str, float]] = ..., ranks: _Optional[_Mapping[str, int]] = ..., provenance: _Optional[_Union[Provenance, _Mapping]] = ..., context_for: _Optional[str] = ..., explain: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., reinforced_count: _Optional[int] = ..., last_reinforced_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., importance: _Optional[float] = ..., superseded_by: _Optional[str] = ..., supersedes: _Optional[_Iterable[str]] = ..., merged_into: _Optional[str] = ..., merged_from: _Optional[_Iterable[str]] = ..., pinned: _Optional[bool] = ..., expires_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class RecallResponse(_message.Message):
-    __slots__ = ("items",)
+    __slots__ = ("items", "degraded")
     ITEMS_FIELD_NUMBER: _ClassVar[int]
+    DEGRADED_FIELD_NUMBER: _ClassVar[int]
     items: _containers.RepeatedCompositeFieldContainer[RecallItem]
-    def __init__(self, items: _Optional[_Iterable[_Union[RecallItem, _Mapping]]] = ...) -> None: ...
+    degraded: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, items: _Optional[_Iterable[_Union[RecallItem, _Mapping]]] = ..., degraded: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class GetSessionContextRequest(_message.Message):
     __slots__ = ("session", "tenant", "user", "budget")

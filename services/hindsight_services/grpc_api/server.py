@@ -39,6 +39,7 @@ from hindsight_services.grpc_api import convert
 from hindsight_services.grpc_api import hindsight_pb2 as pb
 from hindsight_services.grpc_api import hindsight_pb2_grpc as pb_grpc
 from hindsight_services.grpc_api.status import PROBLEMS_METADATA, answer, rpc_name  # noqa: F401 - PROBLEMS_METADATA re-exported
+from hindsight_services.grpc_api.wire import add_servicer
 from hindsight_services.ingest.handler import Ingest
 from hindsight_services.query.handler import Query, scope_types
 
@@ -335,7 +336,7 @@ def build_server(
         # silently share it. Without it, a taken port fails here with a clear error.
         ("grpc.so_reuseport", 0),
     ])
-    pb_grpc.add_HindsightServicer_to_server(HindsightServicer(query_getter, ingest_getter, settings, auth), server)
+    add_servicer(HindsightServicer(query_getter, ingest_getter, settings, auth), server)  # (see wire.py)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection(

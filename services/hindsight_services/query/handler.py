@@ -158,10 +158,10 @@ class Query:
         self._accesses = accesses
 
     async def recall(self, body: RecallIn) -> RecallOut:
-        items = await self._engine.recall(to_request(body, self._settings))
+        found = await self._engine.recall_degraded(to_request(body, self._settings))
         if self._accesses is not None:
-            note_accesses(self._accesses, items)
-        return RecallOut(items=[to_item(i, body.explain) for i in items])
+            note_accesses(self._accesses, found.items)
+        return RecallOut(items=[to_item(i, body.explain) for i in found.items], degraded=list(found.degraded))
 
     async def session_context(
         self, session: str, tenant: str | None, user: str, budget: int

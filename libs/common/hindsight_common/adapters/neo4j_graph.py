@@ -51,6 +51,11 @@ DEFAULT_NAMESPACE = "hindsight_v1"
 DEFAULT_TIMEOUT_S = 10.0
 _LABELS = {"episodic": "Interaction", "semantic": "Memory", "summary": "Summary"}
 
+_CREATED_CONCURRENTLY = frozenset({
+    "Neo.ClientError.Schema.IndexWithNameAlreadyExists",
+    "Neo.ClientError.Schema.ConstraintWithNameAlreadyExists",
+    "Neo.ClientError.Schema.EquivalentSchemaRuleAlreadyExists",
+})
 _SCHEMA = (
     "CREATE CONSTRAINT hindsight_doc_key IF NOT EXISTS "
     "FOR (d:Doc) REQUIRE (d.ns, d.tenant, d.id) IS UNIQUE",
@@ -206,7 +211,13 @@ class Neo4jGraph(GraphStore):
                 async def create() -> None:
                     async with driver.session(database=self._database) as session:
                         for statement in _SCHEMA:
-                            await (await session.run(statement)).consume()
+                            try:
+                                await (await session.run(statement)).consume()
+                            except Neo4jError as e:
+                                # Another process created it at the same moment: IF NOT EXISTS
+                                # does not cover that race on a fresh server.
+                                if e.code not in _CREATED_CONCURRENTLY:
+                                    raise
 
                 await self._bounded(create(), "schema set-up")
                 self._schema_ready = True

@@ -14,6 +14,10 @@ Candidate paths (a preset names those it runs, with their fusion weights):
 - ``graph``: documents that mention entities the query names (and, with hops, their
   neighbours).
 
+A path whose projection fails (``ProjectionError``: its server is down or timed out)
+is left out and named in ``Recalled.degraded``; recall answers from the paths that
+remain, and fails only when none does.
+
 Each recall is a ``recall`` span with a child span per path, for the query embedding
 (``embed_query``) and for the cross-encoder; their times go to the
 ``hindsight_recall_seconds`` and ``hindsight_recall_stage_seconds`` histograms.
@@ -31,6 +35,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import ParamSpec, TypeVar
 
+from hindsight_common.errors import ProjectionError
 from hindsight_common.ports.embedder import Embedder
 from hindsight_common.ports.projection import Browse, Document, Hit, Scope, TextIndex, VectorIndex
 from hindsight_common.ports.reranker import Reranker
@@ -83,6 +88,14 @@ class RecallItem:
 
 
 @dataclass(frozen=True)
+class Recalled:
+    """What one recall found, and the paths it ran without (their projection failed)."""
+
+    items: list[RecallItem]
+    degraded: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class RecallSettings:
     """Engine-wide settings; per-request behaviour comes from the preset."""
 
@@ -119,17 +132,23 @@ class RecallEngine:
         self._integrity = integrity
 
     async def recall(self, req: RecallRequest) -> list[RecallItem]:
+        """The best ``k`` items (see ``recall_degraded`` for the paths that failed)."""
+        return (await self.recall_degraded(req)).items
+
+    async def recall_degraded(self, req: RecallRequest) -> Recalled:
+        """The best ``k`` items and the paths left out because their projection failed.
+        Raises ProjectionError when every path failed."""
         p = preset(req.preset, self._presets)
         with span("recall", {"hindsight.recall.preset": p.name, "hindsight.recall.k": req.k}), \
                 RECALL_SECONDS.labels(p.name).time():
             return await self._recall(req, p)
 
-    async def _recall(self, req: RecallRequest, p: Preset) -> list[RecallItem]:
+    async def _recall(self, req: RecallRequest, p: Preset) -> Recalled:
         depth = max(self._settings.candidates or p.candidates, req.k)
         if req.kinds or req.keys or req.tags:
             depth *= 4  # memory filters apply after retrieval: look deeper
         reference = req.reference_time or datetime.now(UTC)
-        by_path = await self._run_paths(req, p, depth, reference)
+        by_path, degraded = await self._run_paths(req, p, depth, reference)
 
         docs: dict[str, Document] = {}
         # Each store's copy, for verification. A list: hashing a Document (every field) for
@@ -161,7 +180,7 @@ class RecallEngine:
         if req.budget_tokens is not None:
             items = pack(items, lambda i: f"{i.document.speaker}: {i.document.content}", self._count,
                          req.budget_tokens)
-        return items
+        return Recalled(items, degraded)
 
     def _verified(self, items: list[RecallItem], copies: Mapping[str, Sequence[Document]],
                   k: int) -> list[RecallItem]:
@@ -197,8 +216,7 @@ class RecallEngine:
         assert self._reranker is not None
         passages = [d.search_text for d, _ in head]
         scores = await self._reranker.score(req.query, passages)
-        if p.cross_encoder_context:
-            indexed = {d.id: d for d in await self._text.get(req.scope.tenant, [d.id for d, _ in head])}
+        if p.cross_encoder_context and (indexed := await self._neighbourhoods(req, head)) is not None:
             with_prev = [_after_previous(indexed.get(d.id, d)) for d, _ in head]
             differ = [i for i, text in enumerate(with_prev) if text != passages[i]]
             again = list(scores)  # a turn with nothing before it (or a memory) reads the same
@@ -211,9 +229,19 @@ class RecallEngine:
             per_doc[head[i][0].id]["cross_encoder"] = PathScore(rank, scores[i])
         return [(head[i][0], head[pos][1]) for pos, i in enumerate(order)] + tail
 
+    async def _neighbourhoods(
+        self, req: RecallRequest, head: list[tuple[Document, float]]
+    ) -> dict[str, Document] | None:
+        """The text index's copy of each document (with its neighbourhood); None while the
+        text index is down (the cross-encoder then reads each turn alone)."""
+        try:
+            return {d.id: d for d in await self._text.get(req.scope.tenant, [d.id for d, _ in head])}
+        except ProjectionError:
+            return None
+
     async def _run_paths(
         self, req: RecallRequest, p: Preset, depth: int, reference: datetime
-    ) -> dict[str, list[Hit]]:
+    ) -> tuple[dict[str, list[Hit]], tuple[str, ...]]:
         window = parse_time_window(req.query, reference) if "temporal" in p.paths else None
         # Paths that need no query vector start first, so their index work overlaps
         # the embedding (a few ms of CPU that the indexes' threads need not wait for).
@@ -249,15 +277,26 @@ class RecallEngine:
                     until = min(window.end, req.scope.until) if req.scope.until else window.end
                     jobs["temporal"] = asyncio.ensure_future(_staged("temporal", self._vectors.search,
                         replace(req.scope, since=since, until=until), embedded[1], depth))
-            results = await asyncio.gather(*jobs.values())
+            results = await asyncio.gather(*jobs.values(), return_exceptions=True)
         except BaseException:
             for job in jobs.values():  # one path failed (or we were cancelled): stop the rest
                 job.cancel()
             await asyncio.gather(*jobs.values(), return_exceptions=True)
             raise
-        done = dict(zip(jobs, results, strict=True))
+        done: dict[str, list[Hit]] = {}
+        failed: dict[str, ProjectionError] = {}
+        for path, result in zip(jobs, results, strict=True):
+            if isinstance(result, ProjectionError):
+                failed[path] = result
+            elif isinstance(result, BaseException):
+                raise result
+            else:
+                done[path] = result
+        if failed and not done:
+            raise next(iter(failed.values()))
         # A fixed path order, so fusion's ties break the same way whatever finished first.
-        return {path: done[path] for path in PATH_ORDER if path in done}
+        return ({path: done[path] for path in PATH_ORDER if path in done},
+                tuple(path for path in PATH_ORDER if path in failed))
 
     async def _access_counts(self, tenant: str, p: Preset, ids: list[str]) -> Mapping[str, int]:
         """How often recall returned each candidate (one read), when the preset weighs it."""
