@@ -195,6 +195,7 @@ def create_service_app(service: str, settings: Settings) -> FastAPI:
                   telemetry=FASTAPI_TELEMETRY, generate_unique_id_function=api_docs.operation_id)
     app.state.ready = False
     app.state.forwarder = forwarder
+    app.state.audit = audit
     install_error_handlers(app)
     # The gateway forwards writes to ingest; its document describes them as ingest does.
     api_docs.install(app, settings, documented=ingest_wiring.router(_not_serving, settings, auth).routes

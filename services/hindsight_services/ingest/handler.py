@@ -34,7 +34,7 @@ from hindsight_common.events import (
     SessionClosed,
     utcnow,
 )
-from hindsight_common.events.security import MemoryReleased
+from hindsight_common.events.security import MemoryQuarantined, MemoryReleased
 from hindsight_common.ports.log import EventLog, IdempotencyKey
 from hindsight_common.security.pii import COUNTERS as PII_COUNTERS
 from hindsight_common.security.pii import OutgrewLimit, PiiPolicy, redact_turn
@@ -134,6 +134,9 @@ class Ingest:
         self._pii = PiiPolicy(settings.pii_policy)
         self._keyring = keyring_from_settings(settings)  # read once per process
         self._screener = Screener(settings.screening_trust) if settings.screening else None
+        # What the last ``record`` appended (for its audit): the turns and their quarantines.
+        self.recorded: list[InteractionRecorded] = []
+        self.held: list[MemoryQuarantined] = []
 
     async def record(
         self, request: IngestRequest, *, idempotency_key: str | None = None,
@@ -172,6 +175,7 @@ class Ingest:
             screen_interactions, self._screener, events, sources, request.interactions) if self._screener else []
         appended = (await self._log.append(INTERACTIONS, [*events, *held], idempotency=idempotency))[: len(events)]
         replayed = any(a.event_id != e.event_id for a, e in zip(appended, events, strict=False))
+        self.recorded, self.held = ([], []) if replayed else (events, held)
         if not replayed:
             for e in events:
                 PII_COUNTERS.count(redactions=e.redactions)
