@@ -19,6 +19,7 @@ matched text).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextvars import ContextVar
 from fastapi import Request
 
 from hindsight_common.events import InteractionRecorded
@@ -28,6 +29,9 @@ from hindsight_common.security.credentials import Principal
 from hindsight_common.security.credentials_access import Interface, now
 
 _STATE = "audit_action"
+Marked = tuple[str, str, dict[str, DetailValue]]  # action, tenant, details
+# The mark of the current gRPC call (each rpc runs in a task, hence a context, of its own).
+_RPC_MARK: ContextVar[Marked | None] = ContextVar("hindsight_audit_mark", default=None)
 
 
 def audited(request: Request, action: str, tenant: str, **details: DetailValue) -> dict[str, DetailValue]:
@@ -37,17 +41,45 @@ def audited(request: Request, action: str, tenant: str, **details: DetailValue) 
     return kept
 
 
+def audited_rpc(action: str, tenant: str, **details: DetailValue) -> dict[str, DetailValue]:
+    """:func:`audited` for the current gRPC call."""
+    kept: dict[str, DetailValue] = dict(details)
+    _RPC_MARK.set((action, tenant, kept))
+    return kept
+
+
+def rpc_mark(reset: bool = False) -> Marked | None:
+    """The current gRPC call's mark (``reset``: clear it, at the start of a call)."""
+    if reset:
+        _RPC_MARK.set(None)
+    return _RPC_MARK.get()
+
+
 def action_event(request: Request, principal: Principal | None, target: str, outcome: AuditOutcome,
                  reason: str = "") -> AuditRecorded | None:
     """The event of the action ``request`` was marked with, or None when it was not."""
-    marked: tuple[str, str, dict[str, DetailValue]] | None = getattr(request.state, _STATE, None)
+    return marked_event(getattr(request.state, _STATE, None), principal, target, outcome, "http", reason)
+
+
+def marked_event(marked: Marked | None, principal: Principal | None, target: str, outcome: AuditOutcome,
+                 interface: Interface, reason: str = "") -> AuditRecorded | None:
     if marked is None:
         return None
     action, tenant, details = marked
     return AuditRecorded(
         tenant=tenant, user=principal.key_id if principal else ANONYMOUS, occurred_at=now(),
         action=action, outcome=outcome, credential=principal.key_id if principal else None,
-        interface="http", target=target, reason=reason, details=details)
+        interface=interface, target=target, reason=reason, details=details)
+
+
+def ingest_effects(details: dict[str, DetailValue], principal: Principal | None, replayed: bool,
+                   first_event: str, last_event: str, recorded: Sequence[InteractionRecorded],
+                   held: Sequence[MemoryQuarantined], interface: Interface) -> list[AuditRecorded]:
+    """Completes an ``ingest`` action's details and returns the audit events of what the
+    write did besides: its redactions and its quarantines (none for a replay)."""
+    details.update(replayed=replayed, first_event=first_event, last_event=last_event,
+                   redactions=sum(len(e.redactions) for e in recorded), quarantined=len(held))
+    return [*redaction_events(principal, recorded, interface), *quarantine_events(principal, held, interface)]
 
 
 def redaction_events(principal: Principal | None, events: Sequence[InteractionRecorded],

@@ -1,6 +1,6 @@
 """Every read and write of memories is audited, in the embedded server over HTTP: a write
 (with its redactions and quarantines), a recall, a session's context, browsing, reading one
-memory, a release; each ``AuditRecorded`` says who, with which key, what (counts, ids,
+memory, a release, over HTTP and gRPC; each ``AuditRecorded`` says who, with which key, what (counts, ids,
 preset, k) and how it ended, and none carries content: the secret, the query, the turns'
 text are absent from the stored records. The events are queued and appended in the
 background; a full queue drops and counts them and never blocks the request."""
@@ -17,6 +17,8 @@ from hindsight_common.streams import AUDIT
 from hindsight_common.telemetry import metrics
 from tests.integration.conftest import App
 from tests.integration.test_admin_include import ADMIN, ADMIN_KEY, with_keys
+from hindsight_services.grpc_api import hindsight_pb2 as pb
+from tests.integration.test_grpc import TIMEOUT, Grpc, rpc, turn as grpc_turn  # noqa: F401 - the fixture
 from tests.integration.test_quarantine import ATTACK
 
 SECRET = "ann.private.mailbox@example.org"
@@ -111,3 +113,30 @@ async def test_a_full_queue_drops_and_counts_and_the_request_is_served(app: App)
     assert r.status_code == 200
     assert trail.dropped == before + 1
     assert metrics.AUDIT_DROPPED._value.get() == before_metric + 1
+
+
+async def test_grpc_reads_and_writes_are_audited_without_content(rpc: Grpc) -> None:
+    metadata = tuple(ADMIN.items())
+    out = await rpc.stub.Retain(pb.RetainRequest(interactions=[grpc_turn(CONTENT)]), metadata=metadata,
+                                timeout=TIMEOUT)
+    [event_id] = [e.event_id for e in out.events]
+    await rpc.app.runtime.wait_caught_up()
+    recalled = await rpc.stub.Recall(pb.RecallRequest(user="ann", query=QUERY, k=2), metadata=metadata,
+                                     timeout=TIMEOUT)
+    await rpc.stub.ListMemories(pb.ListMemoriesRequest(user="ann"), metadata=metadata, timeout=TIMEOUT)
+    by_action, raw = await audited(rpc.app)
+    key = ADMIN_KEY.key_id
+    [ingest] = by_action["ingest"]
+    assert (ingest["interface"], ingest["credential"], ingest["target"], ingest["outcome"]) == (
+        "grpc", key, "hindsight.v1.Hindsight/Retain", "ok")
+    assert isinstance(ingest["details"], dict) and ingest["details"]["first_event"] == event_id
+    assert ingest["details"]["redactions"] == 1
+    [redacted] = by_action["pii.redacted"]
+    assert (redacted["interface"], redacted["target"]) == ("grpc", event_id)
+    [recall] = by_action["recall"]
+    assert recall["interface"] == "grpc" and recall["details"] == {
+        "k": 2, "preset": "default", "include": "", "user": "ann", "results": len(recalled.items)}
+    [browse] = by_action["memories.browse"]
+    assert browse["interface"] == "grpc" and browse["outcome"] == "ok"
+    for text in (SECRET, "Porto", QUERY):
+        assert text.encode() not in raw, text

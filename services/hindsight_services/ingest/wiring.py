@@ -22,7 +22,7 @@ from hindsight_common.events.base import IDENTIFIER_PATTERN
 from hindsight_common.security.credentials_access import Authenticator
 from hindsight_common.settings import Settings
 from hindsight_services.api_docs import EVERY_ROUTE, WITH_BODY, errors, json_body, operation_id
-from hindsight_services.audit_actions import audited, quarantine_events, redaction_events
+from hindsight_services.audit_actions import audited, ingest_effects
 from hindsight_services.auth import bind_tenant, needs, principal_of, tenant_of
 from hindsight_services.http import parse_body
 from hindsight_services.ingest.handler import Ingest
@@ -71,11 +71,10 @@ def router(get_log: Callable[[], EventLog], settings: Settings, auth: Authentica
             details["tenants"] = len(tenants)  # auth off only: a key binds one tenant
         ingest = Ingest(get_log(), settings)
         result = await ingest.record(body, idempotency_key=idempotency_key, payload=payload)
-        details.update(replayed=result.replayed, first_event=result.events[0].event_id,
-                       last_event=result.events[-1].event_id,
-                       redactions=sum(len(e.redactions) for e in ingest.recorded), quarantined=len(ingest.held))
+        effects = ingest_effects(details, principal, result.replayed, result.events[0].event_id,
+                                 result.events[-1].event_id, ingest.recorded, ingest.held, "http")
         if auth.audit is not None:
-            for event in [*redaction_events(principal, ingest.recorded), *quarantine_events(principal, ingest.held)]:
+            for event in effects:
                 auth.audit.note(event)
         return JSONResponse(result.model_dump(mode="json"), status_code=200 if result.replayed else 201)
 
