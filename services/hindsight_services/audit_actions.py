@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from contextvars import ContextVar
+from typing import Literal
 from fastapi import Request
 
 from hindsight_common.events import InteractionRecorded
@@ -100,17 +101,20 @@ def redaction_events(principal: Principal | None, events: Sequence[InteractionRe
 
 
 def quarantine_events(principal: Principal | None, held: Sequence[MemoryQuarantined],
-                      interface: Interface = "http") -> list[AuditRecorded]:
-    """One ``quarantine`` event per item ingest held back: the target, its kind, the attack
-    families and the score; never the text that matched."""
+                      interface: Interface | Literal["service"] = "http", actor: str | None = None,
+                      ) -> list[AuditRecorded]:
+    """One ``quarantine`` event per item held back (by ingest, or by reflect as ``actor``
+    over the ``service`` interface): the target, its kind, the attack families and the
+    score; never the text that matched."""
     return [_effect(principal, q.tenant, "quarantine", str(q.target_id), interface, {
         "target": q.target, "families": ",".join(q.families)[:300], "score": str(round(q.score, 3)),
-        "source": q.source}) for q in held]
+        "source": q.source}, actor) for q in held]
 
 
-def _effect(principal: Principal | None, tenant: str, action: str, target: str, interface: Interface,
-            details: dict[str, DetailValue]) -> AuditRecorded:
+def _effect(principal: Principal | None, tenant: str, action: str, target: str,
+            interface: Interface | Literal["service"], details: dict[str, DetailValue],
+            actor: str | None = None) -> AuditRecorded:
     return AuditRecorded(
-        tenant=tenant, user=principal.key_id if principal else ANONYMOUS, occurred_at=now(),
+        tenant=tenant, user=actor or (principal.key_id if principal else ANONYMOUS), occurred_at=now(),
         action=action, outcome="ok", credential=principal.key_id if principal else None,
         interface=interface, target=target, details=details)

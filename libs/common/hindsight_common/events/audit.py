@@ -3,8 +3,9 @@ and how it ended. Never content: no memory text, no request body, no secret.
 
 ``tenant`` is the tenant acted on (the credential's); a request whose key could not be
 identified has none and is recorded under :data:`UNKNOWN_TENANT`. ``user`` is the actor:
-the key id, :data:`ANONYMOUS` (no key, auth off) or :data:`OPERATOR` (the command line,
-which writes the key store directly).
+the key id, :data:`ANONYMOUS` (no key, auth off), :data:`OPERATOR` (the command line,
+which writes the key store directly) or a worker acting on its own, its name in parentheses
+(``(reflect)`` holding back a memory; interface ``service``).
 
 Version 2 adds ``details``: what the action was about, as flat named values (counts, ids,
 the preset, a redaction's type and position), never content; a version 1 event reads as one
@@ -40,7 +41,9 @@ class AuditRecorded(Event):
                         "memory.release.")
     outcome: AuditOutcome
     credential: str | None = Field(None, max_length=100, description="The key id that acted, if known.")
-    interface: Literal["http", "grpc", "cli"]
+    interface: Literal["http", "grpc", "cli", "service"] = Field(
+        description="Where it came in: http, grpc, cli, or service (a worker acting on its own, "
+        "e.g. reflect holding back a memory; the actor is then the service's name).")
     target: str | None = Field(None, max_length=300,
                                description="What it was done to: a key id, a route or an rpc.")
     reason: str = Field("", max_length=500, description="Why it was refused; never a secret or content.")
