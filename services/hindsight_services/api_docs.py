@@ -65,8 +65,13 @@ def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 
 STATUS_DESCRIPTION = (
-    "Log heads and each consumer's position: caught_up means every write acknowledged so "
-    "far is visible to recall."
+    "Log heads (`log`: the last offset per `<stream>#<partition>`) and, for every consumer "
+    "group (embed, project, reflect, consolidate), the same in both modes: `position` (the "
+    "last offset applied per partition: the group's committed offset, lowered to what the "
+    "stores it fills hold), `behind` (offsets between position and heads) and `caught_up` "
+    "(`behind` is 0). The embedded server adds each consumer's `processed` and "
+    "`dead_lettered` counts. Top-level `caught_up`: every consumer is caught up, so every "
+    "write acknowledged before the reading is visible to recall."
 )
 
 #: Statuses any route can answer.

@@ -49,7 +49,8 @@ STREAM_EVENTS: dict[str, tuple[str, str, tuple[str, ...]]] = {
     CONTROL: ("Requests to the workers, and erasures (every projection purges the user on SubjectErased).",
               "ingest; the gateway (DELETE /v1/users/{user})", ("ReflectionRequested", "SubjectErased")),
     AUDIT: ("Who did what, when, with which credential, and the outcome; never content.",
-            "the gateway and ingest (refusals, admin key actions), hindsight keys", ("AuditRecorded",)),
+            "the gateway and ingest (refusals, admin key actions, reads and writes), hindsight keys",
+            ("AuditRecorded",)),
 }
 #: Types on the stream of what they are about (a turn's on interactions, a memory's on
 #: memories), so each follows its target in log order: on two streams. SealedEvent is the

@@ -4,7 +4,8 @@ Every router of the gateway is built with ``dependencies=[needs(auth, scope)]``,
 added to it later is covered without anyone remembering to. The dependency authenticates
 the ``Authorization`` header (``security/credentials_access.py``), checks the scope,
 leaves the principal on ``request.state`` for the route, which takes its tenant from
-:func:`tenant_of`, and audits any 403 the request ends with. Open without a key: ``/healthz``, the web UI's static files (``/``,
+:func:`tenant_of`, and audits any 403 the request ends with, and the action of a route that
+marked itself audited (``audit_actions.py``) with how it ended. Open without a key: ``/healthz``, the web UI's static files (``/``,
 ``/ui``, ``/ui/{file}``) and the API description (``/openapi.json``, ``/docs``), which
 hold no tenant's data.
 """
@@ -30,9 +31,11 @@ from hindsight_common.api import (
     SessionCloseIn,
 )
 from hindsight_common.errors import Forbidden
+from hindsight_common.events.audit import AuditOutcome
 from hindsight_common.security.credentials import Principal
 from hindsight_common.security.credentials_access import Authenticator, forbidden_event, require_scope, tenant_for
 from hindsight_common.settings import Settings
+from hindsight_services.audit_actions import action_event
 
 log = logging.getLogger(__name__)
 ENV_API_KEY = "HINDSIGHT_API_KEY"  # what clients send: the CLI, the benchmarks, MCP
@@ -55,8 +58,20 @@ def needs(auth: Authenticator, scope: str) -> Any:
             if auth.audit is not None:
                 auth.audit.note(forbidden_event(principal, e, what, "http"))
             raise
+        except Exception as e:  # audited as failed, then handled by the error handlers
+            _note_action(auth, request, principal, what, "failed", type(e).__name__)
+            raise
+        _note_action(auth, request, principal, what, "ok")
 
     return Depends(check)
+
+
+def _note_action(auth: Authenticator, request: Request, principal: Principal | None, what: str,
+                 outcome: AuditOutcome, reason: str = "") -> None:
+    """Queue the audit event of the action the route marked (``audit_actions.audited``)."""
+    event = action_event(request, principal, what, outcome, reason)
+    if event is not None and auth.audit is not None:
+        auth.audit.note(event)
 
 
 def principal_of(request: Request) -> Principal | None:

@@ -1,7 +1,8 @@
 """Embedded mode: all six services as asyncio tasks in one process.
 
 Log = one SQLite file; vectors = Qdrant Edge; text = SQLite FTS5. The same
-service handlers run in the cluster, each in its own process, over Kafka.
+service handlers run in the cluster, each in its own process, over Kafka; both modes put
+them together with the same functions (``compose.py``).
 """
 
 from __future__ import annotations
@@ -21,52 +22,32 @@ from fastapi.responses import JSONResponse
 from hindsight_common.consumer import Consumer, supervise
 from hindsight_common.embedder_check import check_vectors_model, embedded_remedy
 from hindsight_common.errors import ConfigurationError
-from hindsight_common.factory import (
-    make_access_counts,
-    make_credentials,
-    make_embedder,
-    make_embedding_cache,
-    make_graph_store,
-    make_log,
-    make_reflect_state,
-    make_reflector,
-    make_reranker,
-    make_text_index,
-    make_vector_index,
-)
+from hindsight_common.factory import make_credentials, make_embedder, make_log, make_vector_index
 from hindsight_common.ports.access import AccessCounts
 from hindsight_common.ports.embedder import Embedder
 from hindsight_common.ports.embedding_cache import EmbeddingCache
-from hindsight_common.ports.reranker import Reranker
-from hindsight_common.ports.log import EventLog
-from hindsight_common.text import extract_entities
 from hindsight_common.ports.graph import GraphStore
+from hindsight_common.ports.log import EventLog
 from hindsight_common.ports.projection import TextIndex, VectorIndex
 from hindsight_common.ports.reflect_state import ReflectState
-from hindsight_common.recall.access import AccessRecorder, access_lookup
-from hindsight_common.recall.engine import RecallEngine, RecallSettings
+from hindsight_common.ports.reranker import Reranker
+from hindsight_common.recall.access import AccessRecorder
 from hindsight_common.recall.presets import PRESETS, Preset
-from hindsight_common.security.signing_keys import integrity_from_settings
 from hindsight_common.security.credentials_access import Authenticator
 from hindsight_common.security.credentials_audit import AuditTrail
 from hindsight_common.settings import Settings
 from hindsight_common.telemetry import TracedLog
-from hindsight_common.text.tokens import count_tokens
-from hindsight_services import api_docs
-from hindsight_services import auth_routes, erase_routes
+from hindsight_services import api_docs, auth_routes, compose, erase_routes
 from hindsight_services.auth import needs, warn_if_open
-from hindsight_services.consolidate import wiring as consolidate_wiring
-from hindsight_services.embed import wiring as embed_wiring
 from hindsight_services.grpc_api.server import GrpcGateway, build_server
 from hindsight_services.http import install_error_handlers
 from hindsight_services.ingest import wiring as ingest_wiring
 from hindsight_services.ingest.handler import Ingest
 from hindsight_services.observability import FASTAPI_TELEMETRY, install_telemetry
-from hindsight_services.project import wiring as project_wiring
 from hindsight_services.query import wiring as query_wiring
 from hindsight_services.query.handler import Query
 from hindsight_services.query.ui_routes import ui_router
-from hindsight_services.reflect import wiring as reflect_wiring
+from hindsight_services.status import read_status
 
 log = logging.getLogger(__name__)
 
@@ -138,62 +119,34 @@ class EmbeddedRuntime:
         self.access_counts: AccessCounts
         self.embedding_cache: EmbeddingCache | None = None
         self.access_recorder: AccessRecorder
+        self._parts: compose.Parts
         self.consumers: list[Consumer] = []
         self.query: Query
 
     async def start(self) -> None:
         self._lock = lock_data_dir(self.settings)
         self.log = TracedLog(make_log(self.settings))  # appends traced and counted
-        self.embedder = self._given_embedder or make_embedder(self.settings)
-        await self.embedder.embed(["warm up"])  # load the model before saying ready
-        reranker = self._given_reranker or make_reranker(self.settings)
-        if reranker is not None:
-            await reranker.score("warm up", ["warm up"])
-        self.vectors = make_vector_index(self.settings, self.embedder.dim)
+        parts = self._parts = compose.Parts(
+            self.settings, self.log, embedder=self._given_embedder, reranker=self._given_reranker,
+            presets=self._presets, vectors_where=f"the vector projection in {self.settings.vector_dir}",
+            vectors_remedy=embedded_remedy(str(self.settings.data_dir)))
         try:
-            await check_vectors_model(self.vectors, self.embedder.model_id,
-                                      where=f"the vector projection in {self.settings.vector_dir}",
-                                      remedy=embedded_remedy(str(self.settings.data_dir)))
+            self.embedder = await parts.embedder()  # the model is loaded before saying ready
+            await parts.reranker()
+            self.vectors = await parts.vectors()
+            self.embedding_cache = parts.embedding_cache
+            self.text, self.graph = parts.text, parts.graph
+            self.reflect_state, self.access_counts = parts.reflect_state, parts.access_counts
+            self.consumers = [await wire(parts) for wire in compose.CONSUMERS.values()]
+            self.query = await compose.query(parts)  # makes the keyring on first start
         except BaseException:
-            await self.vectors.close()
+            await parts.close()
             await self.log.close()
             self._lock.close()
+            self._lock = None
             raise
-        self.embedding_cache = make_embedding_cache(self.settings)
-        self.text = make_text_index(self.settings)
-        self.graph = make_graph_store(self.settings)
-        self.reflect_state = make_reflect_state(self.settings)
-        self.access_counts = make_access_counts(self.settings)
-        self.access_recorder = AccessRecorder(self.log, self.settings.access_flush_s)
-        integrity = integrity_from_settings(self.settings)  # generates the keyring on first start
-        self.consumers = [
-            embed_wiring.consumer(self.log, self.embedder, self.vectors, self.settings, self.embedding_cache),
-            project_wiring.consumer(self.log, self.text, self.settings, graph=self.graph),
-            reflect_wiring.consumer(
-                self.log, self.reflect_state, make_reflector(self.settings), self.settings
-            ),
-            consolidate_wiring.consumer(self.log, self.settings, self.access_counts, self.embedder),
-        ]
-        self.query = Query(
-            RecallEngine(
-                self.embedder,
-                self.vectors,
-                self.text,
-                RecallSettings(candidates=self.settings.recall_candidates),
-                count_tokens=count_tokens,
-                graph=self.graph.search,
-                entities=extract_entities,
-                accesses=access_lookup(self.access_counts),
-                reranker=reranker,
-                presets=self._presets,
-                integrity=integrity,
-            ),
-            self.settings,
-            self.text,
-            accesses=self.access_recorder,
-            integrity=integrity,
-        )
-        self.access_recorder.start()
+        assert parts.access_recorder is not None  # compose.query made it
+        self.access_recorder = parts.access_recorder
         self._tasks = [
             asyncio.create_task(supervise(c, self._stop), name=f"consumer:{c.group}")
             for c in self.consumers
@@ -202,30 +155,9 @@ class EmbeddedRuntime:
         log.info("hindsight embedded runtime started in %s", self.settings.data_dir)
 
     async def status(self) -> dict[str, Any]:
-        # Positions first, heads second: a record appended in between (reflect's
-        # memories) then shows as "behind" instead of being missed.
-        positions = {c.group: dict(c.position) for c in self.consumers}
-        heads: dict[str, int] = {}
-        for stream in {s for c in self.consumers for s in c.streams}:
-            heads.update(await self.log.head(stream))
-        consumers = {}
-        for c in self.consumers:
-            lag = sum(
-                max(0, off - positions[c.group].get(key, 0))
-                for key, off in heads.items()
-                if key.split("#")[0] in c.streams
-            )
-            consumers[c.group] = {
-                "position": positions[c.group],
-                "behind": lag > 0,
-                "processed": c.processed,
-                "dead_lettered": c.dead_lettered,
-            }
-        return {
-            "log": heads,
-            "consumers": consumers,
-            "caught_up": not any(v["behind"] for v in consumers.values()),
-        }
+        """The status document (``status.py``), with each consumer's counters."""
+        extras = {c.group: {"processed": c.processed, "dead_lettered": c.dead_lettered} for c in self.consumers}
+        return await read_status(self.log, await self._parts.feeds(), extras)
 
     async def wait_caught_up(self, timeout_s: float = 60.0) -> None:
         loop = asyncio.get_running_loop()
@@ -243,13 +175,8 @@ class EmbeddedRuntime:
                 await asyncio.wait_for(t, timeout=30)
             except TimeoutError:
                 t.cancel()
-        for closer in (
-            self.vectors.close, self.text.close, self.graph.close, self.reflect_state.close,
-            self.access_counts.close, self.log.close,
-        ):
-            await closer()
-        if self.embedding_cache is not None:
-            await self.embedding_cache.close()
+        await self._parts.close()
+        await self.log.close()
         if self._lock is not None:
             self._lock.close()
             self._lock = None

@@ -23,70 +23,31 @@ from fastapi import APIRouter, FastAPI, Request, Response
 from fastapi.responses import JSONResponse
 
 from hindsight_common.consumer import Consumer, supervise
-from hindsight_common.embedder_check import CLUSTER_REMEDY, check_vectors_model
 from hindsight_common.errors import ConfigurationError, ServiceUnavailable
-from hindsight_common.factory import (
-    make_access_counts,
-    make_credentials,
-    make_embedder,
-    make_embedding_cache,
-    make_graph_store,
-    make_log,
-    make_reflect_state,
-    make_reflector,
-    make_reranker,
-    make_text_index,
-    make_vector_index,
-)
-from hindsight_common.text import extract_entities
-from hindsight_common.ports.log import EventLog, Position
-from hindsight_common.ports.projection import Projection
-from hindsight_common.recall.access import AccessRecorder, access_lookup
-from hindsight_common.recall.engine import RecallEngine, RecallSettings
-from hindsight_common.security.signing_keys import integrity_from_settings, keyring_from_settings
+from hindsight_common.factory import make_credentials, make_log
+from hindsight_common.ports.log import EventLog
+from hindsight_common.security.signing_keys import keyring_from_settings
 from hindsight_common.security.credentials_access import Authenticator
 from hindsight_common.security.credentials_audit import AuditTrail
 from hindsight_common.security.data_keys import master_key_from_settings
 from hindsight_common.settings import Settings
-from hindsight_common.text.tokens import count_tokens
-from hindsight_common.streams import INTERACTIONS, MEMORIES
 from hindsight_common.telemetry import TracedLog, current_carrier
-from hindsight_services import api_docs
-from hindsight_services import auth_routes, erase_routes
+from hindsight_services import api_docs, auth_routes, compose, erase_routes
 from hindsight_services.auth import needs, warn_if_open
-from hindsight_services.consolidate import wiring as consolidate_wiring
-from hindsight_services.embed import wiring as embed_wiring
 from hindsight_services.grpc_api.server import build_server
 from hindsight_services.http import install_error_handlers
 from hindsight_services.ingest import wiring as ingest_wiring
 from hindsight_services.ingest.handler import Ingest
 from hindsight_services.ingest.lifecycle import PATHS as lifecycle_paths
 from hindsight_services.observability import FASTAPI_TELEMETRY, install_telemetry
-from hindsight_services.project import wiring as project_wiring
 from hindsight_services.query import wiring as query_wiring
-from hindsight_services.query.handler import Query
 from hindsight_services.query.ui_routes import ui_router
-from hindsight_services.reflect import wiring as reflect_wiring
+from hindsight_services.status import read_status
 
 log = logging.getLogger(__name__)
 
 SERVICES = ("ingest", "embed", "project", "reflect", "consolidate", "query")
 Closer = Callable[[], Awaitable[None]]
-
-
-async def projection_status(log_: EventLog, projections: dict[str, Projection]) -> dict[str, Any]:
-    """Each projection's position against the log heads: ``caught_up`` means every
-    acknowledged write is visible in every projection."""
-    heads: dict[str, int] = {}
-    for stream in (INTERACTIONS, MEMORIES):
-        heads.update(await log_.head(stream))
-    out: dict[str, Any] = {"log": heads, "projections": {}}
-    for name, projection in projections.items():
-        position: Position = await projection.position()
-        behind = any(position.get(key, -1) < offset for key, offset in heads.items())
-        out["projections"][name] = {"position": dict(position), "behind": behind}
-    out["caught_up"] = not any(p["behind"] for p in out["projections"].values())
-    return out
 
 
 def consumer_problem(tasks: list[asyncio.Task[None]], consumer: Consumer | None, max_silence_s: float) -> str | None:
@@ -201,7 +162,9 @@ def create_service_app(service: str, settings: Settings) -> FastAPI:
         parts["log"] = event_log
         audit.start()
         closers.append(audit.stop)  # closers run in reverse: its last batch goes out first
-        consumer = await _start(service, settings, event_log, parts, closers)
+        composed = compose.Parts(settings, event_log)
+        closers.append(composed.close)
+        consumer = await _start(service, composed, parts)
         if consumer is not None:
             parts["consumer"] = consumer
             tasks.append(asyncio.create_task(supervise(consumer, stop), name=f"consumer:{service}"))
@@ -236,6 +199,7 @@ def create_service_app(service: str, settings: Settings) -> FastAPI:
                   telemetry=FASTAPI_TELEMETRY, generate_unique_id_function=api_docs.operation_id)
     app.state.ready = False
     app.state.forwarder = forwarder
+    app.state.audit = audit
     install_error_handlers(app)
     # The gateway forwards writes to ingest; its document describes them as ingest does.
     api_docs.install(app, settings, documented=ingest_wiring.router(_not_serving, settings, auth).routes
@@ -269,7 +233,9 @@ def create_service_app(service: str, settings: Settings) -> FastAPI:
         @app.get("/v1/status", description=api_docs.STATUS_DESCRIPTION, responses=api_docs.EVERY_ROUTE,
                  dependencies=[needs(auth, "read")])
         async def status() -> dict[str, Any]:
-            return await projection_status(parts["log"], parts["projections"])
+            # Every group, as the embedded status counts them: the gateway reads their
+            # committed positions from the log (it runs none of them).
+            return await read_status(parts["log"], parts["feeds"])
 
     if service in ("embed", "project", "reflect", "consolidate"):
 
@@ -283,56 +249,11 @@ def create_service_app(service: str, settings: Settings) -> FastAPI:
     return app
 
 
-async def _start(
-    service: str, settings: Settings, event_log: EventLog, parts: dict[str, Any], closers: list[Closer]
-) -> Consumer | None:
-    """Build what ``service`` needs; returns its consumer, if it has one."""
-    if service == "embed":
-        embedder = make_embedder(settings)
-        await embedder.embed(["warm up"])
-        vectors = make_vector_index(settings, embedder.dim)
-        closers.append(vectors.close)
-        await check_vectors_model(vectors, embedder.model_id, where="the vector index", remedy=CLUSTER_REMEDY)
-        cache = make_embedding_cache(settings)
-        if cache is not None:
-            closers.append(cache.close)
-        return embed_wiring.consumer(event_log, embedder, vectors, settings, cache)
-    if service == "project":
-        text = make_text_index(settings)
-        graph = make_graph_store(settings)
-        closers += [text.close, graph.close]
-        return project_wiring.consumer(event_log, text, settings, graph=graph)
-    if service == "reflect":
-        state = make_reflect_state(settings)
-        closers.append(state.close)
-        return reflect_wiring.consumer(event_log, state, make_reflector(settings), settings)
-    if service == "consolidate":
-        accesses = make_access_counts(settings)
-        closers.append(accesses.close)
-        embedder = make_embedder(settings)  # near-duplicates are found by meaning
-        return consolidate_wiring.consumer(event_log, settings, accesses, embedder)
+async def _start(service: str, parts: compose.Parts, state: dict[str, Any]) -> Consumer | None:
+    """Build what ``service`` needs (closed with ``parts``); returns its consumer, if it has one."""
+    if service in compose.CONSUMERS:
+        return await compose.CONSUMERS[service](parts)
     if service == "query":
-        integrity = integrity_from_settings(settings)  # before the models load: fail fast without keys
-        embedder = make_embedder(settings)
-        await embedder.embed(["warm up"])
-        vectors = make_vector_index(settings, embedder.dim)
-        closers.append(vectors.close)
-        await check_vectors_model(vectors, embedder.model_id, where="the vector index", remedy=CLUSTER_REMEDY)
-        text = make_text_index(settings)
-        graph = make_graph_store(settings)
-        access_counts = make_access_counts(settings)  # read only: consolidate writes them
-        # Closers run in reverse: the recorder's last flush goes out before the log closes.
-        recorder = AccessRecorder(event_log, settings.access_flush_s)
-        closers += [text.close, graph.close, access_counts.close, recorder.stop]
-        reranker = make_reranker(settings)
-        if reranker is not None:
-            await reranker.score("warm up", ["warm up"])
-        engine = RecallEngine(
-            embedder, vectors, text, RecallSettings(candidates=settings.recall_candidates),
-            count_tokens=count_tokens, graph=graph.search, entities=extract_entities,
-            accesses=access_lookup(access_counts), reranker=reranker, integrity=integrity,
-        )
-        parts["query"] = Query(engine, settings, text, accesses=recorder, integrity=integrity)
-        recorder.start()
-        parts["projections"] = {"vector": vectors, "text": text, "graph": graph}
+        state["query"] = await compose.query(parts)
+        state["feeds"] = await parts.feeds()
     return None

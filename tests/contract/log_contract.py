@@ -106,3 +106,18 @@ class LogContract:
                 break
         await task
         assert len(records) == 1
+
+    async def test_a_groups_position_is_read_without_joining_it(self, log: EventLog) -> None:
+        await log.append(INTERACTIONS, [turn("u", f"m{i}") for i in range(3)])
+        assert await log.group_position("status-g", [INTERACTIONS]) == {}  # never committed
+        sub = await log.subscribe("status-g", [INTERACTIONS])
+        batch = await sub.fetch(2, 1.0)
+        while len(batch) < 2:
+            batch += await sub.fetch(2 - len(batch), 1.0)
+        await sub.commit(batch)
+        key = position_key(INTERACTIONS)
+        assert await log.group_position("status-g", [INTERACTIONS]) == {key: batch[-1].offset}
+        assert await log.group_position("status-g", [INTERACTIONS]) == await sub.committed()
+        assert await log.group_position("status-g", ["hindsight.control.v1"]) == {}  # other streams only
+        assert await log.group_position("another-group", [INTERACTIONS]) == {}
+        await sub.close()

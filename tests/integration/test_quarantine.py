@@ -15,10 +15,11 @@ from typing import Any
 import pytest
 
 from hindsight_common.events import InteractionRecorded, MemoryExtracted
+from hindsight_common.events.audit import AuditRecorded
 from hindsight_common.events.security import MemoryQuarantined
 from hindsight_common.ports.embedder import Embedder
 from hindsight_common.settings import Settings
-from hindsight_common.streams import INTERACTIONS, MEMORIES
+from hindsight_common.streams import AUDIT, INTERACTIONS, MEMORIES
 from tests.integration.conftest import App, running
 from tests.integration.test_admin_include import ADMIN, READER, with_keys
 from tests.integration.test_reflection import wait_for_memories
@@ -164,6 +165,13 @@ async def test_reflect_quarantines_a_poisoned_memory_from_tool_output(tmp_path: 
                                          headers=ADMIN)
             assert {m["content"] for m in shown.json()["items"] if m["type"] == "quarantined"} == {
                 contradicting["content"], planted["content"]}
+            # each is audited by reflect, with its target and families, never its content
+            stored = await app.runtime.log.read(AUDIT)
+            by_reflect = [r.event for r in stored if isinstance(r.event, AuditRecorded)
+                          and r.event.action == "quarantine" and r.event.interface == "service"]
+            assert {a.target for a in by_reflect} == {str(q.target_id) for q in held}
+            assert all(a.user == "(reflect)" and a.details["target"] == "memory" for a in by_reflect)
+            assert not any(b"steak" in r.raw.lower() or b"SteakHouse" in r.raw for r in stored)
 
 
 async def test_a_retried_batch_with_a_quarantined_turn_appends_nothing_again(app: App) -> None:

@@ -165,3 +165,25 @@ def test_each_package_sits_in_a_folder_of_its_own_name() -> None:
     ).stdout.splitlines()
     links = [line.split("\t", 1)[1] for line in tracked if line.startswith("120000")]
     assert links == [], f"symlinks in the tree: {links}"
+
+
+def constructions_of(name: str) -> dict[str, int]:
+    """Modules of ours (libs/ and services/, tests excluded) that call ``name(...)``, with
+    how often: ``name(`` or ``something.name(``."""
+    found: dict[str, int] = {}
+    for module, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+            if isinstance(node, ast.Call):
+                f = node.func
+                called = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
+                if called == name:
+                    found[module] = found.get(module, 0) + 1
+    return found
+
+
+def test_the_recall_engine_is_built_in_one_place() -> None:
+    """The composition root (services/hindsight_services/compose.py) builds it for the
+    embedded runtime and the cluster gateway alike; a second construction would let the
+    two modes drift apart."""
+    assert constructions_of("RecallEngine") == {"hindsight_services.compose": 1}
+    assert constructions_of("Query") == {"hindsight_services.compose": 1}

@@ -35,6 +35,8 @@ from hindsight_common.security.credentials import Principal
 from hindsight_common.security.credentials_access import Authenticator, forbidden_event, require_scope, tenant_for
 from hindsight_common.settings import Settings
 from hindsight_services.auth import bind_tenant
+from hindsight_services.audit_actions import audited_rpc, ingest_effects, marked_event, rpc_mark
+from hindsight_common.events.audit import AuditOutcome
 from hindsight_services.grpc_api import convert
 from hindsight_services.grpc_api import hindsight_pb2 as pb
 from hindsight_services.grpc_api import hindsight_pb2_grpc as pb_grpc
@@ -100,15 +102,28 @@ class HindsightServicer(pb_grpc.HindsightServicer):
         """``answer``, with every refusal (403) of the call queued on the audit trail."""
 
         async def audited() -> R:
+            rpc_mark(reset=True)
             try:
-                return await work()
+                result = await work()
             except Forbidden as e:
                 principal, what = _CALLER.get((None, SERVICE_NAME))
                 if self._auth.audit is not None:
                     self._auth.audit.note(forbidden_event(principal, e, what, "grpc"))
                 raise
+            except Exception as e:  # the marked action failed; answer() maps the error
+                self._note("failed", type(e).__name__)
+                raise
+            self._note("ok")
+            return result
 
         return await answer(context, audited, rpc or rpc_name(work))
+
+    def _note(self, outcome: AuditOutcome, reason: str = "") -> None:
+        """Queue the audit event of the action the rpc marked (``audit_actions.audited_rpc``)."""
+        principal, what = _CALLER.get((None, SERVICE_NAME))
+        event = marked_event(rpc_mark(), principal, what, outcome, "grpc", reason)
+        if event is not None and self._auth.audit is not None:
+            self._auth.audit.note(event)
 
     def _bind(self, principal: Principal | None, body: B) -> B:
         return bind_tenant(principal, body, self._settings)
@@ -122,9 +137,13 @@ class HindsightServicer(pb_grpc.HindsightServicer):
         async def work() -> pb.RecallResponse:
             principal = await self._principal(context, "read", "Recall")
             body = self._bind(principal, convert.recall_in(request))
+            details = audited_rpc("recall", str(body.tenant), k=body.k, preset=body.preset or "default",
+                                  include=",".join(body.include), user=body.user or "")  # never the query
             if body.include:
                 require_admin(principal, "include")
-            return convert.recall_response(await self._query().recall(body))
+            out = await self._query().recall(body)
+            details["results"] = len(out.items)
+            return convert.recall_response(out)
 
         return await self._answer(context, work)
 
@@ -136,8 +155,10 @@ class HindsightServicer(pb_grpc.HindsightServicer):
         async def work() -> pb.GetSessionContextResponse:
             principal = await self._principal(context, "read", "GetSessionContext")
             p = convert.session_context_params(request)
-            out = await self._query().session_context(
-                p.session, self._tenant(principal, p.tenant), p.user, p.budget)
+            tenant = self._tenant(principal, p.tenant)
+            details = audited_rpc("session.context", tenant, session=p.session, user=p.user, budget=p.budget)
+            out = await self._query().session_context(p.session, tenant, p.user, p.budget)
+            details["results"] = len(out.turns)
             return convert.session_context_response(out)
 
         return await self._answer(context, work)
@@ -148,10 +169,18 @@ class HindsightServicer(pb_grpc.HindsightServicer):
         async def work() -> pb.RetainResponse:
             principal = await self._principal(context, "write", "Retain")
             body = self._bind(principal, convert.ingest_request(request))
+            details = audited_rpc("ingest", str(body.interactions[0].tenant), count=len(body.interactions))
             key = idempotency_key(request)
             # Without a raw body, Ingest fingerprints the validated batch (its canonical
             # JSON), so a retry of the same batch matches whatever its wire encoding.
-            return convert.retain_response(await self._ingest().record(body, idempotency_key=key))
+            ingest = self._ingest()
+            out = await ingest.record(body, idempotency_key=key)
+            effects = ingest_effects(details, principal, out.replayed, out.events[0].event_id,
+                                     out.events[-1].event_id, ingest.recorded, ingest.held, "grpc")
+            if self._auth.audit is not None:
+                for event in effects:
+                    self._auth.audit.note(event)
+            return convert.retain_response(out)
 
         return await self._answer(context, work)
 
@@ -164,6 +193,7 @@ class HindsightServicer(pb_grpc.HindsightServicer):
             principal = await self._principal(context, "write", "CloseSession")
             session, body = convert.close_session_in(request)
             body = self._bind(principal, body)
+            audited_rpc("session.close", str(body.tenant), session=session, user=body.user)
             return convert.close_session_response(await self._ingest().close_session(session, body))
 
         return await self._answer(context, work)
@@ -173,7 +203,9 @@ class HindsightServicer(pb_grpc.HindsightServicer):
     ) -> pb.ReflectResponse:
         async def work() -> pb.ReflectResponse:
             principal = await self._principal(context, "write", "Reflect")
-            out = await self._ingest().request_reflection(self._bind(principal, convert.reflect_in(request)))
+            body = self._bind(principal, convert.reflect_in(request))
+            audited_rpc("reflect.request", str(body.tenant), user=body.user)
+            out = await self._ingest().request_reflection(body)
             return convert.reflect_response(out)
 
         return await self._answer(context, work)
@@ -183,7 +215,9 @@ class HindsightServicer(pb_grpc.HindsightServicer):
     ) -> pb.ForgetResponse:
         async def work() -> pb.ForgetResponse:
             principal = await self._principal(context, "write", "Forget")
-            out = await self._ingest().forget(request.memory_id, self._bind(principal, convert.forget_in(request)))
+            body = self._bind(principal, convert.forget_in(request))
+            audited_rpc("memory.forget", str(body.tenant), memory=request.memory_id)
+            out = await self._ingest().forget(request.memory_id, body)
             return convert.forget_response(out)
 
         return await self._answer(context, work)
@@ -240,11 +274,14 @@ class HindsightServicer(pb_grpc.HindsightServicer):
             principal = await self._principal(context, "read", "ListMemories")
             p = convert.list_memories_params(request)
             tenant = self._tenant(principal, p.tenant)
+            details = audited_rpc("memories.browse", tenant, types=",".join(p.types), limit=p.limit,
+                                  offset=p.offset, include=",".join(p.include), user=p.user or "")
             if p.include:
                 require_admin(principal, "include")
             out = await self._query().list_memories(
                 tenant, p.user, types=scope_types(p.types, p.include), session=p.session,
                 kinds=tuple(p.kinds), keys=tuple(p.keys), tags=tuple(p.tags), limit=p.limit, offset=p.offset)
+            details["results"] = len(out.items)
             return convert.list_memories_response(out)
 
         return await self._answer(context, work)
@@ -275,6 +312,8 @@ class HindsightServicer(pb_grpc.HindsightServicer):
             principal = await self._principal(context, "read", rpc)
             p = convert.memory_params(request)
             tenant = self._tenant(principal, p.tenant)
+            audited_rpc("memory.history" if rpc == "GetMemoryHistory" else "memory.read", tenant,
+                        memory=p.memory_id, include=",".join(p.include))
             if p.include:
                 require_admin(principal, "include")
             return await fetch(tenant, p)

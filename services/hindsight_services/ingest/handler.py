@@ -42,7 +42,7 @@ from hindsight_common.events import (
 from hindsight_common.events.base import IDENTIFIER_PATTERN
 from hindsight_common.events.erasure import SubjectErased
 from hindsight_common.events.lifecycle import MemoryExpirySet, MemoryPinned, MemoryRestored, MemoryUnpinned
-from hindsight_common.events.security import MemoryReleased
+from hindsight_common.events.security import MemoryQuarantined, MemoryReleased
 from hindsight_common.ports.log import EventLog, IdempotencyKey
 from hindsight_common.security.pii import COUNTERS as PII_COUNTERS
 from hindsight_common.security.pii import OutgrewLimit, PiiPolicy, redact_turn
@@ -143,6 +143,9 @@ class Ingest:
         self._pii = PiiPolicy(settings.pii_policy)
         self._keyring = keyring_from_settings(settings)  # read once per process
         self._screener = make_screener(settings)
+        # What the last ``record`` appended (for its audit): the turns and their quarantines.
+        self.recorded: list[InteractionRecorded] = []
+        self.held: list[MemoryQuarantined] = []
 
     async def record(
         self, request: IngestRequest, *, idempotency_key: str | None = None,
@@ -181,6 +184,7 @@ class Ingest:
             screen_interactions, self._screener, events, sources, request.interactions) if self._screener else []
         appended = (await self._log.append(INTERACTIONS, [*events, *held], idempotency=idempotency))[: len(events)]
         replayed = any(a.event_id != e.event_id for a, e in zip(appended, events, strict=False))
+        self.recorded, self.held = ([], []) if replayed else (events, held)
         if not replayed:
             for e in events:
                 PII_COUNTERS.count(redactions=e.redactions)

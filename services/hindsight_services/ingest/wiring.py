@@ -22,7 +22,8 @@ from hindsight_common.events.base import IDENTIFIER_PATTERN
 from hindsight_common.security.credentials_access import Authenticator
 from hindsight_common.settings import Settings
 from hindsight_services.api_docs import EVERY_ROUTE, WITH_BODY, errors, json_body, operation_id
-from hindsight_services.auth import bind_tenant, needs, principal_of
+from hindsight_services.audit_actions import audited, ingest_effects
+from hindsight_services.auth import bind_tenant, needs, principal_of, tenant_of
 from hindsight_services.http import parse_body
 from hindsight_services.ingest.handler import Ingest
 from hindsight_services.ingest.lifecycle import add_routes
@@ -61,11 +62,21 @@ def router(get_log: Callable[[], EventLog], settings: Settings, auth: Authentica
         An ``Idempotency-Key`` header makes a retried batch a no-op: the answer
         repeats the first one's event ids and offsets (``replayed: true``).
         """
+        audited(request, "ingest", tenant_of(request, None, settings))  # also when the body is refused
         body, payload = await parse_body(request, IngestRequest, settings.max_body_bytes)
-        body = bind_tenant(principal_of(request), body, settings)
-        result = await Ingest(get_log(), settings).record(
-            body, idempotency_key=idempotency_key, payload=payload
-        )
+        principal = principal_of(request)
+        body = bind_tenant(principal, body, settings)
+        tenants = sorted({str(i.tenant) for i in body.interactions})
+        details = audited(request, "ingest", tenants[0], count=len(body.interactions))
+        if len(tenants) > 1:
+            details["tenants"] = len(tenants)  # auth off only: a key binds one tenant
+        ingest = Ingest(get_log(), settings)
+        result = await ingest.record(body, idempotency_key=idempotency_key, payload=payload)
+        effects = ingest_effects(details, principal, result.replayed, result.events[0].event_id,
+                                 result.events[-1].event_id, ingest.recorded, ingest.held, "http")
+        if auth.audit is not None:
+            for event in effects:
+                auth.audit.note(event)
         return JSONResponse(result.model_dump(mode="json"), status_code=200 if result.replayed else 201)
 
     @api.post(
@@ -80,6 +91,7 @@ def router(get_log: Callable[[], EventLog], settings: Settings, auth: Authentica
         """Record that a session ended (reflection looks back at closed sessions)."""
         body, _ = await parse_body(request, SessionCloseIn, settings.max_body_bytes)
         body = bind_tenant(principal_of(request), body, settings)
+        audited(request, "session.close", str(body.tenant), session=session, user=body.user)
         appended = await Ingest(get_log(), settings).close_session(session, body)
         return JSONResponse({"events": [appended.model_dump(mode="json")]}, status_code=201)
 
@@ -95,6 +107,7 @@ def router(get_log: Callable[[], EventLog], settings: Settings, auth: Authentica
         with unreflected turns). Reflection runs asynchronously in reflect."""
         body, _ = await parse_body(request, ReflectIn, settings.max_body_bytes)
         body = bind_tenant(principal_of(request), body, settings)
+        audited(request, "reflect.request", str(body.tenant), user=body.user)
         appended = await Ingest(get_log(), settings).request_reflection(body)
         return JSONResponse({"events": [appended.model_dump(mode="json")]}, status_code=202)
 
@@ -109,6 +122,7 @@ def router(get_log: Callable[[], EventLog], settings: Settings, auth: Authentica
         applied the MemoryForgotten event (see /v1/status)."""
         body, _ = await parse_body(request, ForgetIn, settings.max_body_bytes)
         body = bind_tenant(principal_of(request), body, settings)
+        audited(request, "memory.forget", str(body.tenant), memory=memory_id)
         appended = await Ingest(get_log(), settings).forget(memory_id, body)
         return JSONResponse({"events": [appended.model_dump(mode="json")]}, status_code=202)
 
@@ -126,6 +140,7 @@ def router(get_log: Callable[[], EventLog], settings: Settings, auth: Authentica
         require_admin(principal_of(request), "release")
         body, _ = await parse_body(request, ReleaseIn, settings.max_body_bytes)
         body = bind_tenant(principal_of(request), body, settings)
+        audited(request, "memory.release", str(body.tenant), target=memory_id)
         appended = await Ingest(get_log(), settings).release(memory_id, body)
         return JSONResponse({"events": [appended.model_dump(mode="json")]}, status_code=202)
 

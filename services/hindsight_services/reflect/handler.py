@@ -39,7 +39,8 @@ from hindsight_common.security.signing import Keyring
 from hindsight_common.security.screening import Established, Screener
 from hindsight_common.security.screening_events import lesson, screen_memory
 from hindsight_common.security.screening_trust import source_of
-from hindsight_common.streams import MEMORIES
+from hindsight_services.audit_actions import quarantine_events
+from hindsight_common.streams import AUDIT, MEMORIES
 
 log = logging.getLogger(__name__)
 _NS = uuid.UUID("5b0f8f4e-4a34-4c59-9a8e-6f0f5d0c2f11")
@@ -223,6 +224,9 @@ class Reflect:
         events = await asyncio.to_thread(self._screened, episode, events, remembered)  # CPU work
         if events:
             await self._log.append(MEMORIES, self._signed(events))  # durable before the state moves on
+            held = [e for e in events if isinstance(e, MemoryQuarantined)]
+            if held:  # audited after the quarantine is durable (a redelivery may audit it twice)
+                await self._log.append(AUDIT, quarantine_events(None, held, "service", actor="(reflect)"))
         await self._state.remember(episode.tenant, episode.user, remembered)
         await self._state.mark_reflected(
             SessionRef(episode.tenant, episode.user, episode.session, episode.agent),

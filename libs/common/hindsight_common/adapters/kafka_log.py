@@ -172,6 +172,9 @@ class KafkaLog(EventLog):
     async def head(self, stream: str) -> Position:
         return await self._reader.head(stream)
 
+    async def group_position(self, group: str, streams: Sequence[str]) -> Position:
+        return await self._topics.group_position(self._conn.topic_prefix + group, streams)
+
     async def subscribe(self, group: str, streams: Sequence[str]) -> Subscription:
         await self._topics.ensure_streams(streams)
         sub = KafkaSubscription(

@@ -18,6 +18,7 @@ from aiokafka.errors import for_code
 
 from hindsight_common.adapters.kafka_connection import KafkaConnection, quietly
 from hindsight_common.errors import PersistenceError
+from hindsight_common.ports.log import Position, position_key
 from hindsight_common.streams import AUDIT, CONTROL, EMBEDDINGS, INTERACTIONS, MEMORIES
 
 CORE_STREAMS = (INTERACTIONS, MEMORIES, CONTROL, EMBEDDINGS, AUDIT)
@@ -119,6 +120,17 @@ class KafkaTopics:
                     return []
                 self._ready.add(topic)
             return (await self._partitions_of(admin, [topic]))[topic]
+
+    async def group_position(self, group_id: str, streams: Iterable[str]) -> Position:
+        """Consumer group ``group_id``'s committed position on ``streams`` (the last offset
+        applied per partition: Kafka stores the next one to read), without joining it; a
+        group that never committed has none. Raises PersistenceError."""
+        admin = await self.admin()
+        topics = {self._conn.topic(s): s for s in streams}
+        async with self._conn.guard("consumer group offsets"):
+            offsets = await admin.list_consumer_group_offsets(group_id)
+        return {position_key(topics[tp.topic], tp.partition): int(meta.offset) - 1
+                for tp, meta in offsets.items() if tp.topic in topics and meta.offset > 0}
 
     async def close(self) -> None:
         async with self._lock:

@@ -182,6 +182,10 @@ class SqliteLog(EventLog):
         )
         return {str(k): int(v) for k, v in rows}
 
+    async def group_position(self, group: str, streams: Sequence[str]) -> Position:
+        wanted = {position_key(s) for s in streams}
+        return {k: v for k, v in (await self.committed_offsets(group)).items() if k in wanted}
+
     async def commit_offsets(self, group: str, position: Position) -> None:
         items = list(position.items())
 

@@ -78,6 +78,13 @@ def register_upcaster(event_type: str, from_version: int, fn: Upcaster) -> None:
     _UPCASTERS[(event_type, from_version)] = fn
 
 
+def _audit_v1_to_v2(d: dict[str, Any]) -> dict[str, Any]:
+    return {**d, "details": {}, "schema_version": 2}  # v2 added details; v1 had none
+
+
+register_upcaster("AuditRecorded", 1, _audit_v1_to_v2)
+
+
 def upcast(raw: dict[str, Any]) -> dict[str, Any]:
     """Apply upcasters until the stored dict reaches its type's current version."""
     current = dict(raw)

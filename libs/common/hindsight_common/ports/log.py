@@ -121,6 +121,14 @@ class EventLog(ABC):
             "so erasure cannot make its events unreadable")
 
     @abstractmethod
+    async def group_position(self, group: str, streams: Sequence[str]) -> Position:
+        """Consumer group ``group``'s committed position on ``streams``, read without
+        joining the group: the last offset it applied per partition, a partition it has
+        committed nothing on being absent (as :meth:`Subscription.committed` answers).
+        For status pages of a process that does not run the group. Raises PersistenceError.
+        """
+
+    @abstractmethod
     async def close(self) -> None:
         """Release resources. Idempotent."""
 

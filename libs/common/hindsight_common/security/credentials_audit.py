@@ -1,16 +1,19 @@
-"""The audit trail of credentials: admin actions on keys and failed authentications, as
+"""The audit trail: admin actions on keys, failed authentications and refusals, and every
+read and write of memories (``services/hindsight_services/audit_actions.py``), as
 ``AuditRecorded`` events on ``hindsight.audit.v1`` (append-only, never content).
 
-Two ways in, because the two kinds of event differ in what they may cost:
+Two ways in, because the kinds of event differ in what they may cost:
 
 - :meth:`AuditTrail.record` appends at once and returns when the event is durable: an
   admin action (a key created or revoked) is answered only after its audit event is on
   the log.
-- :meth:`AuditTrail.note` queues a failed authentication, appended in batches by a
-  background task. Anyone can send requests without a valid key; an fsync per refused
-  request would let them load the disk at will. The queue is bounded: beyond
-  ``max_pending`` events waiting, new ones are dropped, counted in :attr:`dropped` and
-  logged, so a flood costs memory and log volume that are both bounded.
+- :meth:`AuditTrail.note` queues an event, appended in batches by a background task:
+  failed authentications (anyone can send requests without a valid key; an fsync per
+  refused request would let them load the disk at will) and the reads and writes, whose
+  answer must not wait for an audit append. The queue is bounded: beyond ``max_pending``
+  events waiting, new ones are dropped, counted in :attr:`dropped` and in the
+  ``hindsight_audit_dropped_total`` metric, and logged, so a flood costs memory and log
+  volume that are both bounded and never blocks a request.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from hindsight_common.events.audit import AuditRecorded
 from hindsight_common.errors import InvalidInput, Problem
 from hindsight_common.ports.log import EventLog
 from hindsight_common.streams import AUDIT
+from hindsight_common.telemetry import metrics
 
 log = logging.getLogger(__name__)
 
@@ -84,8 +88,9 @@ class AuditTrail:
         """Queue ``event`` for the next batch (dropped and counted when the queue is full)."""
         if len(self._pending) >= self._max_pending:
             self.dropped += 1
+            metrics.AUDIT_DROPPED.inc()
             if self.dropped == 1 or self.dropped % 1000 == 0:
-                log.warning("audit queue full: %d failed-authentication events dropped so far", self.dropped)
+                log.warning("audit queue full: %d audit events dropped so far", self.dropped)
             return
         self._pending.append(event)
 

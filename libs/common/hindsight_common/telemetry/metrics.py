@@ -82,6 +82,10 @@ EVENTS_FAILED = _counter(
     "backoff) or kind=error (the batch is retried record by record; the failing record "
     "is dead-lettered).",
     ["group", "kind"])
+AUDIT_DROPPED = _counter(
+    "hindsight_audit_dropped",
+    "Audit events dropped because the audit queue was full (the request was served; its "
+    "audit event is lost). Non-zero means the audit stream cannot keep up or is down.", [])
 DEAD_LETTERS = _counter(
     "hindsight_dead_letters", "Records a consumer group put on its dead-letter stream.", ["group"])
 PROCESSING_SECONDS = _histogram(

@@ -59,6 +59,9 @@ class TracedLog(EventLog):
     async def head(self, stream: str) -> Position:
         return await self.inner.head(stream)
 
+    async def group_position(self, group: str, streams: Sequence[str]) -> Position:
+        return await self.inner.group_position(group, streams)
+
     async def subscribe(self, group: str, streams: Sequence[str]) -> Subscription:
         return await self.inner.subscribe(group, streams)
 
