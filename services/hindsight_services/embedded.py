@@ -66,6 +66,10 @@ from hindsight_services.project import wiring as project_wiring
 from hindsight_services.query import wiring as query_wiring
 from hindsight_services.query.handler import Query
 from hindsight_services.query.ui_routes import ui_router
+from hindsight_services.rebuild import routes as rebuild_routes
+from hindsight_services.rebuild.embedded import EmbeddedRebuilds
+from hindsight_services.rebuild.live import LiveEmbedder, LiveGraph, LiveTextIndex, LiveVectorIndex
+from hindsight_services.rebuild.records import resolve as resolve_versions
 from hindsight_services.reflect import wiring as reflect_wiring
 
 log = logging.getLogger(__name__)
@@ -105,6 +109,7 @@ async def check_data_dir(settings: Settings) -> None:
     ``EmbeddedRuntime.start`` checks the same."""
     lock = lock_data_dir(settings)  # never open a shard another process is using
     try:
+        settings = resolve_versions(settings)  # the live versions and their embedder
         embedder = make_embedder(settings)
         vectors = make_vector_index(settings, embedder.dim)
         try:
@@ -140,16 +145,19 @@ class EmbeddedRuntime:
         self.access_recorder: AccessRecorder
         self.consumers: list[Consumer] = []
         self.query: Query
+        self.rebuilds: EmbeddedRebuilds
 
     async def start(self) -> None:
         self._lock = lock_data_dir(self.settings)
+        self.settings = resolve_versions(self.settings)  # the live versions (rebuild/records.py)
         self.log = TracedLog(make_log(self.settings))  # appends traced and counted
-        self.embedder = self._given_embedder or make_embedder(self.settings)
+        # Behind swappable references, so that an online rebuild can switch them (rebuild/live.py).
+        self.embedder = LiveEmbedder(self._given_embedder or make_embedder(self.settings))
         await self.embedder.embed(["warm up"])  # load the model before saying ready
         reranker = self._given_reranker or make_reranker(self.settings)
         if reranker is not None:
             await reranker.score("warm up", ["warm up"])
-        self.vectors = make_vector_index(self.settings, self.embedder.dim)
+        self.vectors = LiveVectorIndex(make_vector_index(self.settings, self.embedder.dim), self.embedder.model_id)
         try:
             await check_vectors_model(self.vectors, self.embedder.model_id,
                                       where=f"the vector projection in {self.settings.vector_dir}",
@@ -160,8 +168,9 @@ class EmbeddedRuntime:
             self._lock.close()
             raise
         self.embedding_cache = make_embedding_cache(self.settings)
-        self.text = make_text_index(self.settings)
-        self.graph = make_graph_store(self.settings)
+        self.text = LiveTextIndex(make_text_index(self.settings))
+        self.graph = LiveGraph(make_graph_store(self.settings))
+        self.rebuilds = EmbeddedRebuilds(self)
         self.reflect_state = make_reflect_state(self.settings)
         self.access_counts = make_access_counts(self.settings)
         self.access_recorder = AccessRecorder(self.log, self.settings.access_flush_s)
@@ -236,6 +245,7 @@ class EmbeddedRuntime:
             await asyncio.sleep(0.05)
 
     async def stop(self) -> None:
+        await self.rebuilds.stop()  # a rebuild cut short resumes on the next request
         await self.access_recorder.stop()  # flushes: a clean stop loses no counts
         self._stop.set()
         for t in self._tasks:
@@ -319,5 +329,6 @@ def create_app(
     app.include_router(ingest_wiring.router(lambda: runtime.log, settings, auth))
     app.include_router(query_wiring.router(lambda: runtime.query, settings, auth))
     app.include_router(auth_routes.router(settings, auth, audit))
+    app.include_router(rebuild_routes.router(lambda: runtime.rebuilds, auth))
     app.include_router(ui_router())
     return app

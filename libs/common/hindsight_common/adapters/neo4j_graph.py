@@ -17,6 +17,11 @@ listed or returned.
 The namespace (``hindsight_v1`` by default) is a property on every node rather than a
 label prefix, so one set of constraints serves every namespace: a rebuild writes
 ``hindsight_v2`` next to the live one, and each test writes its own and drops it.
+A namespace alias lets readers switch namespace without a restart: a
+``(:NamespaceAlias {name, target})`` node named after the configured namespace points
+at the namespace that is live (an online rebuild writes ``hindsight_v2`` and then
+points ``hindsight_v1``'s alias at it, one write). Every call resolves it, cached for
+``ALIAS_TTL_S``; with no such node the configured namespace is the live one.
 Uniqueness constraints, on (ns, tenant, id) for documents, users and sessions (plus
 user), (ns, tenant, key) for entities and (ns, name, key) for positions, are created
 lazily on the first call (``IF NOT EXISTS``, so idempotent). Every query filters on
@@ -32,6 +37,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
 
@@ -49,6 +55,9 @@ T = TypeVar("T")
 
 DEFAULT_NAMESPACE = "hindsight_v1"
 DEFAULT_TIMEOUT_S = 10.0
+ALIAS_TTL_S = 1.0
+_READ_ALIAS = "MATCH (a:NamespaceAlias {name: $name}) RETURN a.target AS target"
+_WRITE_ALIAS = "MERGE (a:NamespaceAlias {name: $name}) SET a.target = $target"
 _LABELS = {"episodic": "Interaction", "semantic": "Memory", "summary": "Summary"}
 
 _SCHEMA = (
@@ -170,6 +179,7 @@ class Neo4jGraph(GraphStore):
         database: str | None = None,
         timeout_s: float = DEFAULT_TIMEOUT_S,
         name: str = "graph",
+        follow_alias: bool = True,
     ) -> None:
         if not namespace:
             raise ConfigurationError("the Neo4j graph namespace must not be empty")
@@ -183,6 +193,9 @@ class Neo4jGraph(GraphStore):
         self._schema_ready = False
         self._closed = False
         self._init_lock = asyncio.Lock()
+        # The namespace alias (see the module docstring): resolved at most every ALIAS_TTL_S.
+        self._follow_alias = follow_alias
+        self._resolved: tuple[float, str] | None = None
 
     async def _ready(self) -> AsyncDriver:
         async with self._init_lock:
@@ -235,9 +248,52 @@ class Neo4jGraph(GraphStore):
         return await self._bounded(run(), what)
 
     async def _read(self, query: str, **params: Any) -> list[dict[str, Any]]:
+        ns = await self.live_namespace()
+
         async def fn(tx: AsyncManagedTransaction) -> list[dict[str, Any]]:
-            result = await tx.run(query, ns=self.namespace, **params)
+            result = await tx.run(query, ns=ns, **params)
             return await result.data()
+
+        return await self._tx(False, fn, "read")
+
+    async def live_namespace(self) -> str:
+        """The namespace the configured one is an alias of (itself when no alias node
+        names it, or with ``follow_alias=False``), cached for ``ALIAS_TTL_S``."""
+        if not self._follow_alias:
+            return self.namespace
+        now = time.monotonic()
+        if self._resolved is not None and now - self._resolved[0] < ALIAS_TTL_S:
+            return self._resolved[1]
+        target = await self.alias_target()
+        self._resolved = (now, target or self.namespace)
+        return self._resolved[1]
+
+    async def alias_target(self) -> str | None:
+        """Where the alias named after this store's namespace points; None: no alias."""
+        async def fn(tx: AsyncManagedTransaction) -> list[dict[str, Any]]:
+            result = await tx.run(_READ_ALIAS, name=self.namespace)
+            return await result.data()
+
+        rows = await self._tx(False, fn, "alias read")
+        return str(rows[0]["target"]) if rows and rows[0]["target"] else None
+
+    async def point_alias(self, target: str) -> None:
+        """Make the alias named after this store's namespace point at ``target`` (one
+        write; readers follow within ``ALIAS_TTL_S``)."""
+        async def fn(tx: AsyncManagedTransaction) -> None:
+            await (await tx.run(_WRITE_ALIAS, name=self.namespace, target=target)).consume()
+
+        await self._tx(True, fn, "alias write")
+        self._resolved = None
+
+    async def namespaces(self) -> list[str]:
+        """Every namespace that holds a position (written by some projection), sorted."""
+        rows = await self._read_any("MATCH (p:ProjectionPosition) RETURN DISTINCT p.ns AS ns")
+        return sorted(str(r["ns"]) for r in rows if r["ns"])
+
+    async def _read_any(self, query: str) -> list[dict[str, Any]]:
+        async def fn(tx: AsyncManagedTransaction) -> list[dict[str, Any]]:
+            return await (await tx.run(query)).data()
 
         return await self._tx(False, fn, "read")
 
@@ -261,8 +317,9 @@ class Neo4jGraph(GraphStore):
         }
         rows = [{"key": k, "offset": v} for k, v in position.items()]
 
+        ns = await self.live_namespace()
+
         async def fn(tx: AsyncManagedTransaction) -> None:
-            ns = self.namespace
             if docs:
                 await (await tx.run(_WRITE_DOCS, ns=ns, docs=docs)).consume()
             if mention_rows:
