@@ -23,7 +23,8 @@ N = 200
 def _env(**extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("HINDSIGHT_")}
     # Small batches, and every text embedded (no cache): slow enough to be killed midway.
-    env.update(HINDSIGHT_EMBEDDING_CACHE="false", HINDSIGHT_REBUILD_BATCH="20", HINDSIGHT_MODEL_THREADS="1", **extra)
+    env.update({"HINDSIGHT_EMBEDDING_CACHE": "false", "HINDSIGHT_REBUILD_BATCH": "20",
+                "HINDSIGHT_MODEL_THREADS": "1", **extra})
     return env
 
 
@@ -33,7 +34,7 @@ def test_a_replay_killed_midway_resumes_from_its_position(tmp_path: Path) -> Non
     replay = [*CLI, "replay", "--projection", "all", "--data-dir", str(settings.data_dir)]
     progress = settings.projections_dir / "vectors.v2" / "position.json"
 
-    first = subprocess.Popen(replay, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    first = subprocess.Popen(replay, env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 240
     applied = 0
     while time.monotonic() < deadline and first.poll() is None:
@@ -41,7 +42,7 @@ def test_a_replay_killed_midway_resumes_from_its_position(tmp_path: Path) -> Non
         if applied >= 40:
             break
         time.sleep(0.05)
-    assert first.poll() is None, first.communicate()
+    assert first.poll() is None, f"the replay ended (exit {first.returncode}) before it could be killed"
     first.send_signal(signal.SIGKILL)
     first.wait()
     assert 40 <= applied < N
