@@ -49,6 +49,7 @@ class Versioned:
     swap: Callable[[], Awaitable[None]]
     drop_old: Callable[[], Awaitable[list[str]]]
     close: Callable[[], Awaitable[None]]
+    finish: Callable[[], Awaitable[None]] | None = None  # after the drain
 
 
 def _next(live: int, existing: list[int]) -> int:
@@ -63,6 +64,7 @@ class AliasVersions(Protocol):
     async def live(self) -> int | None: ...
     async def versions(self) -> list[int]: ...
     async def swap(self, version: int) -> None: ...
+    async def unstage(self, version: int) -> None: ...
     async def drop(self, version: int) -> str: ...
     async def close(self) -> None: ...
 
@@ -98,8 +100,11 @@ async def _aliased(settings: Settings, projection: str) -> tuple[Versioned, Sett
     async def swap() -> None:
         await versions.swap(target)
 
+    async def finish() -> None:
+        await versions.unstage(target)
+
     new_settings = settings.model_copy(update={field: staging_alias(alias, target)})
-    return Versioned(projection, live, target, swap, drop_old, versions.close), new_settings
+    return Versioned(projection, live, target, swap, drop_old, versions.close, finish), new_settings
 
 
 async def _neo4j(settings: Settings) -> tuple[Versioned, Settings]:
@@ -177,6 +182,9 @@ async def rebuild_cluster(settings: Settings, request: RebuildRequest,
     try:
         consumers = rebuild_consumers(log_, stores, cache, lookup, settings.poll_timeout_s, settings.rebuild_batch)
         progress = await Rebuild(log_, consumers, settle_s=SETTLE_S).run(swap, on_progress)
+        for p in plans:
+            if p.finish is not None:
+                await p.finish()
         dropped = [d for p in plans for d in await p.drop_old()] if request.drop_old else []
     finally:
         for p in plans:

@@ -57,16 +57,23 @@ class ElasticsearchVersions:
         return sorted(v for v in (version_of(self.alias, i) for i in response.body) if v is not None)
 
     async def swap(self, version: int) -> None:
-        """Point the alias at ``version`` and remove its staging alias, atomically."""
+        """Point the alias at ``version``, atomically (its staging alias stays: the rebuild
+        still writes through it until ``unstage``)."""
         target = data_name(self.alias, version)
         current = await self.live()
         actions: list[dict[str, dict[str, str]]] = []
         if current is not None:
             actions.append({"remove": {"index": data_name(self.alias, current), "alias": self.alias}})
         actions.append({"add": {"index": target, "alias": self.alias}})
-        if version != 1:
-            actions.append({"remove": {"index": target, "alias": staging_alias(self.alias, version)}})
         await self._call("swap alias", lambda: self._client.indices.update_aliases(actions=actions))
+
+    async def unstage(self, version: int) -> None:
+        """Remove ``version``'s staging alias (the rebuild is done writing through it)."""
+        if version == 1:
+            return
+        name = staging_alias(self.alias, version)
+        await self._call("remove staging alias", lambda: self._client.indices.update_aliases(
+            actions=[{"remove": {"index": data_name(self.alias, version), "alias": name, "must_exist": False}}]))
 
     async def drop(self, version: int) -> str:
         """Delete ``version``'s index (never the live one: refused with ProjectionError)."""

@@ -60,16 +60,24 @@ class QdrantVersions:
         return sorted(v for v in (version_of(self.alias, c.name) for c in response.collections) if v is not None)
 
     async def swap(self, version: int) -> None:
-        """Point the alias at ``version`` and remove its staging alias, atomically."""
+        """Point the alias at ``version``, atomically (its staging alias stays: the rebuild
+        still writes through it until ``unstage``)."""
         ops: list[models.CreateAliasOperation | models.DeleteAliasOperation] = []
         if await self.live() is not None:
             ops.append(models.DeleteAliasOperation(delete_alias=models.DeleteAlias(alias_name=self.alias)))
         ops.append(models.CreateAliasOperation(create_alias=models.CreateAlias(
             collection_name=data_name(self.alias, version), alias_name=self.alias)))
-        if version != 1:
-            ops.append(models.DeleteAliasOperation(delete_alias=models.DeleteAlias(
-                alias_name=staging_alias(self.alias, version))))
         await self._call("swap alias", lambda: self._client.update_collection_aliases(change_aliases_operations=ops))
+
+    async def unstage(self, version: int) -> None:
+        """Remove ``version``'s staging alias (the rebuild is done writing through it)."""
+        aliases = await self._call("list aliases", self._client.get_aliases)
+        name = staging_alias(self.alias, version)
+        if version == 1 or not any(a.alias_name == name for a in aliases.aliases):
+            return
+        op = models.DeleteAliasOperation(delete_alias=models.DeleteAlias(alias_name=name))
+        await self._call("remove staging alias", lambda: self._client.update_collection_aliases(
+            change_aliases_operations=[op]))
 
     async def drop(self, version: int) -> str:
         """Delete ``version``'s collection (never the live one: ProjectionError)."""
