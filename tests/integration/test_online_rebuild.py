@@ -46,14 +46,14 @@ async def _ingest(app: App, turns: Sequence[dict[str, Any]]) -> list[str]:
     return ids
 
 
-async def _answers(app: App) -> list[list[str]]:
-    """The ids recall ranks for each query (scores move a little: BM25's statistics count
-    the writer's documents too)."""
+async def _answers(app: App) -> list[set[str]]:
+    """The ids recall returns for each query (their order and scores can move a little:
+    BM25's corpus statistics count the writer's documents too)."""
     out = []
     for q in QUERIES:
         r = await app.client.post("/v1/recall", json={"user": "user-1", "query": q, "k": 5, "preset": "fast"})
         assert r.status_code == 200, r.text
-        out.append([i["id"] for i in r.json()["items"]])
+        out.append({i["id"] for i in r.json()["items"]})
     return out
 
 

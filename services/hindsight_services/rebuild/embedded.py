@@ -82,6 +82,10 @@ def plan(settings: Settings, request: RebuildRequest) -> tuple[RebuildRecord, bo
     recorded as under way with other options."""
     embedder = request.embedder or settings.embedder
     recorded = read_rebuild(settings)
+    live = read_versions(settings)
+    if recorded is not None and all(live.of(p) == v for p, v in recorded.targets.items()):
+        clear_rebuild(settings)  # stopped after its swap: it is done, its versions are live
+        recorded = None
     if recorded is not None:
         if recorded.projections != request.projections or recorded.embedder != embedder:
             raise ConfigurationError(
@@ -89,7 +93,6 @@ def plan(settings: Settings, request: RebuildRequest) -> tuple[RebuildRecord, bo
                 f"is recorded in {settings.projections_dir}; run `hindsight replay --projection "
                 f"{','.join(recorded.projections)} --embedder {recorded.embedder}` to finish it first")
         return recorded, True
-    live = read_versions(settings)
     targets = {p: max([live.of(p), *existing_versions(settings, p)]) + 1 for p in request.projections}
     record = RebuildRecord(request.projections, targets, embedder)
     write_rebuild(settings, record)
