@@ -4,6 +4,9 @@
 #   deploy/local/cluster.sh up       start ingest, embed, project, reflect, consolidate, query
 #   deploy/local/cluster.sh down     stop them (SIGTERM, then SIGKILL after STOP_TIMEOUT)
 #   deploy/local/cluster.sh status   which run, on which port
+#   deploy/local/cluster.sh key [TENANT] [SCOPES]
+#                                    print a new API key of the cluster (PostgreSQL), for
+#                                    TENANT (default) with SCOPES (read,write,admin)
 #
 # Addresses come from <infra dir>/env (written by `infra.sh up`); any HINDSIGHT_* variable
 # already exported wins over the defaults below (backends as in the README's "Run the
@@ -43,7 +46,7 @@ running_pid() {
 
 healthy() { curl -fs -o /dev/null --max-time 2 "http://127.0.0.1:$(port_of "$1")/healthz"; }
 
-up() {
+cluster_env() {
   [[ -x "$HINDSIGHT" ]] || { echo "cluster: $HINDSIGHT not found (run \`make install\`)" >&2; exit 1; }
   [[ -f "$INFRA_DIR/env" ]] || { echo "cluster: $INFRA_DIR/env missing (run \`make infra-up\`)" >&2; exit 1; }
   # shellcheck disable=SC1091
@@ -52,7 +55,35 @@ up() {
   export HINDSIGHT_TEXT_BACKEND="${HINDSIGHT_TEXT_BACKEND:-elasticsearch}"
   export HINDSIGHT_VECTOR_BACKEND="${HINDSIGHT_VECTOR_BACKEND:-elasticsearch}"
   export HINDSIGHT_GRAPH_BACKEND="${HINDSIGHT_GRAPH_BACKEND:-neo4j}"
+}
+
+# The key goes to the cluster's store (PostgreSQL); run without the cluster's variables,
+# `hindsight keys create` would write to the embedded data directory instead.
+key() {
+  cluster_env
+  "$HINDSIGHT" keys create --tenant "${1:-default}" --scopes "${2:-read,write,admin}"
+}
+
+up() {
+  cluster_env
   mkdir -p "$RUN_DIR"
+  # ingest, reflect and query refuse to start without signing keys; a local cluster gets its
+  # own keyring once (mode 0600, beside the pids), unless keys are configured already.
+  if [[ -z "${HINDSIGHT_SIGNING_KEYS:-}" && -z "${HINDSIGHT_SIGNING_KEYRING_FILE:-}" ]]; then
+    export HINDSIGHT_SIGNING_KEYRING_FILE="$RUN_DIR/signing.json"
+    if [[ ! -s "$HINDSIGHT_SIGNING_KEYRING_FILE" ]]; then
+      (umask 077 && "$ROOT/.venv/bin/python" -c 'import base64, json, secrets
+print(json.dumps({"active": "local1", "keys": {"local1": base64.b64encode(secrets.token_bytes(32)).decode()}}))' \
+        >"$HINDSIGHT_SIGNING_KEYRING_FILE")
+      echo "cluster: generated signing keys in $HINDSIGHT_SIGNING_KEYRING_FILE (local use only)"
+    fi
+  fi
+  # The master key that wraps the per-user data keys (required in a cluster): one kept
+  # beside the processes' logs unless one is given.
+  if [[ -z "${HINDSIGHT_MASTER_KEY:-}" && -z "${HINDSIGHT_MASTER_KEY_FILE:-}" ]]; then
+    export HINDSIGHT_MASTER_KEY_FILE="$RUN_DIR/master.key"
+    [[ -s "$HINDSIGHT_MASTER_KEY_FILE" ]] || (umask 077 && head -c 32 /dev/urandom | base64 > "$HINDSIGHT_MASTER_KEY_FILE")
+  fi
   local service pid deadline
   for service in "${SERVICES[@]}"; do
     if pid="$(running_pid "$service")"; then
@@ -81,6 +112,7 @@ up() {
     echo "$service: up on http://127.0.0.1:$(port_of "$service") (log $RUN_DIR/$service.log)"
   done
   echo "gateway: http://127.0.0.1:$(port_of query)"
+  echo "an API key for it: export HINDSIGHT_API_KEY=\$(deploy/local/cluster.sh key default)"
 }
 
 down() {
@@ -118,5 +150,6 @@ case "${1:-}" in
   up) up ;;
   down) down ;;
   status) status ;;
-  *) echo "usage: $0 up|down|status" >&2; exit 2 ;;
+  key) shift; key "$@" ;;
+  *) echo "usage: $0 up|down|status|key [TENANT] [SCOPES]" >&2; exit 2 ;;
 esac

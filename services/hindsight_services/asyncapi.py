@@ -36,21 +36,25 @@ REF = "#/components/schemas/{model}"
 #: stream -> (what it holds, who appends, the event types on it)
 STREAM_EVENTS: dict[str, tuple[str, str, tuple[str, ...]]] = {
     INTERACTIONS: ("What happened: every turn and every closed session (and a turn's quarantine or "
-                   "release); the source of truth.",
-                   "ingest", ("InteractionRecorded", "SessionClosed", "MemoryQuarantined", "MemoryReleased")),
+                   "release); the source of truth. Each travels as a SealedEvent (its user's data key).",
+                   "ingest", ("InteractionRecorded", "SessionClosed", "MemoryQuarantined", "MemoryReleased",
+                              "SealedEvent")),
     MEMORIES: ("What Hindsight learned and decided about it: memories, summaries, forgets, "
-               "recall's access counts, consolidation's merges, supersessions and conflicts.",
-               "reflect, consolidate, ingest (forget), query (access counts)",
+               "recall's access counts, consolidation's merges, supersessions, conflicts, forgets and purges, pins and restores.",
+               "reflect, consolidate, ingest (forget, pin, unpin, restore, expire), query (access counts)",
                ("MemoryExtracted", "MemoryReinforced", "SessionSummarized", "MemoryForgotten",
                 "MemoryAccessed", "MemoriesMerged", "MemorySuperseded", "MemoryConflicted", "MemoryQuarantined",
-                "MemoryReleased")),
-    CONTROL: ("Requests to the workers.", "ingest", ("ReflectionRequested",)),
+                "MemoryReleased", "MemoryPinned", "MemoryUnpinned", "MemoryRestored",
+                "MemoryExpirySet", "MemoryPurged", "SealedEvent")),
+    CONTROL: ("Requests to the workers, and erasures (every projection purges the user on SubjectErased).",
+              "ingest; the gateway (DELETE /v1/users/{user})", ("ReflectionRequested", "SubjectErased")),
     AUDIT: ("Who did what, when, with which credential, and the outcome; never content.",
             "the gateway and ingest (refusals, admin key actions), hindsight keys", ("AuditRecorded",)),
 }
 #: Types on the stream of what they are about (a turn's on interactions, a memory's on
-#: memories), so each follows its target in log order: on two streams.
-FOLLOW_TARGET = frozenset({"MemoryQuarantined", "MemoryReleased"})
+#: memories), so each follows its target in log order: on two streams. SealedEvent is the
+#: wire form of every event of both (security/sealed_log.py).
+FOLLOW_TARGET = frozenset({"MemoryQuarantined", "MemoryReleased", "SealedEvent"})
 CONSUMERS = [consolidate_wiring, embed_wiring, project_wiring, reflect_wiring]
 
 

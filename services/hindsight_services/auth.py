@@ -18,7 +18,17 @@ from typing import Any, TypeVar
 
 from fastapi import Depends, Request
 
-from hindsight_common.api import ForgetIn, IngestRequest, RecallIn, ReflectIn, ReleaseIn, SessionCloseIn
+from hindsight_common.api import (
+    ConsolidateIn,
+    ForgetIn,
+    IngestRequest,
+    ExpireIn,
+    MemoryActionIn,
+    RecallIn,
+    ReflectIn,
+    ReleaseIn,
+    SessionCloseIn,
+)
 from hindsight_common.errors import Forbidden
 from hindsight_common.security.credentials import Principal
 from hindsight_common.security.credentials_access import Authenticator, forbidden_event, require_scope, tenant_for
@@ -60,7 +70,8 @@ def tenant_of(request: Request, asked: str | None, settings: Settings, field: st
     return tenant_for(principal_of(request), asked, settings.default_tenant, field)
 
 
-B = TypeVar("B", IngestRequest, SessionCloseIn, ReflectIn, ForgetIn, RecallIn, ReleaseIn)
+B = TypeVar("B", IngestRequest, SessionCloseIn, ReflectIn, ForgetIn, RecallIn, ReleaseIn, MemoryActionIn,
+              ConsolidateIn, ExpireIn)
 
 
 def bind_tenant(principal: Principal | None, body: B, settings: Settings) -> B:

@@ -5,19 +5,42 @@ real embedder and a real SQLite log (its decisions are appended there) over a sy
 stream (``hindsight_common/bench/consolidation.py``), in the service's batch size, then
 scores its decisions: live-set size, dedup and supersession precision and recall, and
 statements per second (embedding included).
+
+Then forgetting: a seeded tenth of the live memories is pinned and three tenths are
+recalled a day before a pass that runs 400 days after the stream (``forgetting_pass``
+with the settings' policy). It reports what the pass forgot against what the policy
+makes eligible, the guard's cap, how many pinned or recently used memories were
+forgotten (0 is the only right answer), the pass's time, how many of them the pass after the
+grace period purges, and whether a replay of the
+log (no embedder, no model: the recorded decisions are read) gives the same live,
+merged, superseded and forgotten sets.
 """
 
 from __future__ import annotations
 
 import json
+import math
+import random
 import tempfile
 import time
+from datetime import timedelta
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from hindsight_common.bench.consolidation import score, stream
-from hindsight_common.events import MemoriesMerged, MemorySuperseded
+from hindsight_common.consolidation.forgetting import ForgetPolicy, plan
+from hindsight_common.consolidation.state import ConsolidationState
+from hindsight_common.events import (
+    Event,
+    MemoriesMerged,
+    MemoryAccessed,
+    MemoryExtracted,
+    MemoryForgotten,
+    MemoryPinned,
+    MemoryPurged,
+    MemorySuperseded,
+)
 from hindsight_common.factory import make_access_counts, make_embedder, make_log
 from hindsight_common.ports.embedder import Embedder
 from hindsight_common.ports.log import LogRecord
@@ -61,14 +84,20 @@ async def run_consolidate_bench(n: int, seed: int = 7) -> dict[str, Any]:
         try:
             await embedder.inner.embed(["warm up"])
             handler = Consolidate(accesses, log, embedder, similarity=settings.consolidate_similarity)
-            records = [LogRecord(MEMORIES, 0, i + 1, f"{e.tenant}/{e.user}", b"", e) for i, e in enumerate(data.events)]
             batch = settings.consumer_batch
-            started = time.perf_counter()
-            for i in range(0, len(records), batch):
-                chunk = records[i : i + batch]
+            elapsed = 0.0
+            for i in range(0, len(data.events), batch):
+                # On the log first, as reflect leaves them (so a replay reads memories and
+                # decisions in their order); only the handler is timed.
+                appended = await log.append(MEMORIES, data.events[i : i + batch])
+                chunk = [LogRecord(MEMORIES, 0, a.offset, f"{e.tenant}/{e.user}", b"", e)
+                         for a, e in zip(appended, data.events[i : i + batch], strict=True)]
+                started = time.perf_counter()
                 await handler.handle(chunk, {f"{MEMORIES}#0": chunk[-1].offset})
-            elapsed = time.perf_counter() - started
-            decisions = [r.event for r in await _all(log)]
+                elapsed += time.perf_counter() - started
+            decisions = [r.event for r in await _all(log) if not isinstance(r.event, MemoryExtracted)]
+            live = len(handler.state.live())  # before the forgetting pass
+            forgetting = await _forgetting(handler, log, settings, seed)
         finally:
             await accesses.close()
             await log.close()
@@ -81,11 +110,67 @@ async def run_consolidate_bench(n: int, seed: int = 7) -> dict[str, Any]:
         "statements": n, "seconds": round(elapsed, 2), "statements_per_s": round(n / elapsed, 1),
         "embedded_texts": embedder.texts, "embedding_seconds": round(embedder.seconds, 2),
         "statements_per_s_without_embedding": round(n / max(elapsed - embedder.seconds, 1e-9), 1),
-        "live": len(handler.state.live()), "live_expected": data.live,
+        "live": live, "live_expected": data.live,
         "merges_exact": sum(1 for e in decisions if isinstance(e, MemoriesMerged) and e.reason.startswith("exact")),
         "merges_near": sum(1 for e in decisions if isinstance(e, MemoriesMerged) and e.reason.startswith("near")),
         "conflicts": sum(1 for e in decisions if e is not None and e.type == "MemoryConflicted"),
-        "dedup": vars(dedup), "supersession": vars(supersession),
+        "dedup": vars(dedup), "supersession": vars(supersession), "forgetting": forgetting,
+    }
+
+
+async def _forgetting(handler: Consolidate, log: Any, settings: Settings, seed: int) -> dict[str, Any]:
+    state = handler.state
+    live = sorted(state.live(), key=str)
+    if not live:
+        return {"live_before": 0}
+    rng = random.Random(seed)
+    pinned = set(rng.sample(live, len(live) // 10))
+    used = set(rng.sample(sorted(set(live) - pinned, key=str), (len(live) * 3) // 10))
+    last = max(m.occurred_at for m in state.memories.values())
+    reference = last + timedelta(days=400)
+    events: list[Event] = []
+    for i in sorted(pinned, key=str):
+        m = state.memories[i]
+        events.append(MemoryPinned(tenant=m.group[0], user=m.group[1], occurred_at=last, memory_id=i))
+    by_user: dict[tuple[str, str], dict[str, int]] = {}
+    for i in sorted(used, key=str):
+        by_user.setdefault(state.memories[i].group[:2], {})[str(i)] = 1
+    day_before = reference - timedelta(days=1)
+    for (tenant, user), counts in sorted(by_user.items()):
+        items = sorted(counts.items())
+        for j in range(0, len(items), 1000):  # an event holds at most 1,000 counts
+            events.append(MemoryAccessed(tenant=tenant, user=user, occurred_at=day_before, counts=dict(items[j:j + 1000]),
+                                         window_start=day_before, window_end=day_before))
+    appended = await log.append(MEMORIES, events)
+    new = [LogRecord(MEMORIES, 0, a.offset, f"{e.tenant}/{e.user}", b"", e) for a, e in zip(appended, events, strict=True)]
+    await handler.handle(new, {f"{MEMORIES}#0": new[-1].offset})
+    policy = ForgetPolicy.from_settings(settings)
+    eligible = plan(state, reference, ForgetPolicy(policy.threshold, policy.min_age_days, 1.0, policy.importance))
+    started = time.perf_counter()
+    forgotten = await handler.forgetting_pass(reference)
+    pass_s = time.perf_counter() - started
+    ids = {e.memory_id for e in forgotten if isinstance(e, MemoryForgotten)}
+    # After the grace period the next pass purges what this one forgot (and forgets more).
+    later = await handler.forgetting_pass(reference + timedelta(days=policy.grace_days + 1))
+    purged = {e.memory_id for e in later if isinstance(e, MemoryPurged)}
+    started = time.perf_counter()
+    replayed = ConsolidationState(handler.state.similarity)
+    for r in await _all(log):
+        if isinstance(r.event, MemoryExtracted):
+            replayed.adopt(r.event)
+        elif r.event is not None:
+            replayed.observe(r.event)
+    replay_s = time.perf_counter() - started
+    users = {m.group[:2] for i, m in state.memories.items() if i in set(live)}
+    return {
+        "live_before": len(live), "pinned": len(pinned), "recently_used": len(used), "eligible": len(eligible),
+        "forgotten": len(ids), "share_forgotten": round(len(ids) / len(live), 4),
+        "cap": sum(math.floor(policy.max_share * sum(1 for i in live if state.memories[i].group[:2] == u))
+                   for u in users),
+        "pinned_forgotten": len(ids & pinned), "used_forgotten": len(ids & used),
+        "purged_after_grace": len(purged & ids), "pass_ms": round(pass_s * 1000, 1), "replay_equal": replayed.status_of() == state.status_of(),
+        "replay_s": round(replay_s, 2), "policy": {"threshold": policy.threshold,
+                                                   "min_age_days": policy.min_age_days, "max_share": policy.max_share},
     }
 
 
@@ -108,6 +193,14 @@ def print_consolidate_bench(result: dict[str, Any], as_json: bool) -> None:
     print(f"  throughput    {result['statements_per_s']:.0f} statements/s ({result['seconds']:.1f} s, embedding included)")
     print(f"  of which      {result['embedding_seconds']:.1f} s embedding {result['embedded_texts']} texts; "
           f"{result['statements_per_s_without_embedding']:.0f} statements/s without it")
+    f = result["forgetting"]
+    if f.get("live_before"):
+        print(f"  forgetting    a pass 400 days on: {f['forgotten']} of {f['live_before']} live forgotten "
+              f"({f['eligible']} eligible, guard cap {f['cap']}); pinned forgotten {f['pinned_forgotten']} "
+              f"of {f['pinned']}, recently used forgotten {f['used_forgotten']} of {f['recently_used']}; "
+              f"{f['pass_ms']:.0f} ms; {f['purged_after_grace']} of them purged by the pass after the grace period")
+        print(f"  replay        same live/merged/superseded/forgotten sets: {f['replay_equal']} "
+              f"({f['replay_s']:.1f} s, no embedder)")
     if as_json:
         print(json.dumps(result))
 

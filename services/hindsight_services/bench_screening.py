@@ -10,7 +10,11 @@ Two ways to run it: the classifier alone (default; items screened per second), o
 embedded server, each in a session of its own, and the quarantines read back from the
 log (turns recorded per second, screening included; ``--no-screening``: without it, for
 what it costs). ``--corpus FILE`` runs another
-JSON-lines corpus of the same form (``{"label", "family", "source", "text"}``).
+JSON-lines corpus of the same form (``{"label", "family", "source", "text"}``); ``--blind``
+the shipped part 11 (``injection_blind.jsonl``), which nothing is trained or tuned on.
+The classifier alone also prints the throughput of the rules without the learned model,
+for what the model costs, and ``--cv`` a leave-one-part-out cross-validation of the
+learned model (``screening_cv``).
 """
 
 from __future__ import annotations
@@ -28,7 +32,9 @@ from pydantic import JsonValue
 
 from hindsight_common.events.security import MemoryQuarantined
 from hindsight_common.security.screening import Screener
-from hindsight_common.security.screening_corpus import Figures, Outcome, Sample, figures, load_corpus, score
+from hindsight_common.security.screening_corpus import BLIND, Figures, Outcome, Sample, figures, load_corpus, score
+from hindsight_common.security.screening_cv import CrossValidation, cv_lines, leave_one_part_out
+from hindsight_common.security.screening_samples import ORDINARY
 from hindsight_common.settings import Settings
 from hindsight_common.streams import INTERACTIONS
 
@@ -79,12 +85,25 @@ def run_classifier(samples: Sequence[Sample], settings: Settings | None = None) 
     return figures(Screener((settings or Settings()).screening_trust), samples)
 
 
-def corpus(path: Path | None) -> list[Sample]:
-    return load_corpus(path)
+def rules_throughput(samples: Sequence[Sample], settings: Settings | None = None) -> float:
+    """Items screened per second of CPU by the rules without the learned model."""
+    return figures(Screener((settings or Settings()).screening_trust, classifier=None), samples).items_per_s
 
 
-def screening_lines(result: Figures, where: str) -> list[str]:
-    """The figures as printed lines: a row per attack family, then the shares and throughput."""
+def cross_validation(samples: Sequence[Sample], settings: Settings | None = None) -> CrossValidation:
+    """Leave-one-part-out figures of ``samples`` (the ordinary text trained on in every fold)."""
+    trust = (settings or Settings()).screening_trust
+    return leave_one_part_out(samples, trust, always=load_corpus(shipped=ORDINARY))
+
+
+def corpus(path: Path | None, blind: bool = False) -> list[Sample]:
+    """``path``'s samples, or the shipped corpus (``blind``: the shipped part 11)."""
+    return load_corpus(path, shipped=BLIND) if blind else load_corpus(path)
+
+
+def screening_lines(result: Figures, where: str, rules_only_per_s: float | None = None) -> list[str]:
+    """The figures as printed lines: a row per attack family, then the shares and throughput
+    (and the rules' alone, when measured)."""
     clock = "wall clock, HTTP ingest included" if "embedded" in where else "CPU time"
     mark = {True: "meets", False: "BELOW"}
     lines = [
@@ -96,6 +115,8 @@ def screening_lines(result: Figures, where: str) -> list[str]:
         f"benign kept:         {result.benign_kept:.3f} ({mark[result.benign_kept >= TARGET]} the {TARGET:.0%} target)",
         f"throughput:          {result.items_per_s:,.0f} items/s ({clock})",
     ]
+    if rules_only_per_s is not None:
+        lines.append(f"rules without the learned model: {rules_only_per_s:,.0f} items/s ({clock})")
     if result.missed:
         lines.append("attacks kept: " + ", ".join(result.missed))
     if result.false_alarms:
@@ -103,17 +124,24 @@ def screening_lines(result: Figures, where: str) -> list[str]:
     return lines
 
 
-def screening_figures(result: Figures) -> dict[str, JsonValue]:
+def screening_figures(result: Figures, rules_only_per_s: float | None = None,
+                      cv: CrossValidation | None = None) -> dict[str, JsonValue]:
     """The figures as one JSON-able object."""
     data: dict[str, JsonValue] = json.loads(json.dumps(asdict(result)))
     data["targets_met"] = result.attacks_quarantined >= TARGET and result.benign_kept >= TARGET
+    if rules_only_per_s is not None:
+        data["rules_only_items_per_s"] = rules_only_per_s
+    if cv is not None:
+        data["cross_validation"] = json.loads(json.dumps(asdict(cv)))
     return data
 
 
-def print_screening_bench(result: Figures, where: str, as_json: bool = False) -> None:
-    """The figures as a table (or one JSON object)."""
+def print_screening_bench(result: Figures, where: str, as_json: bool = False, rules_only_per_s: float | None = None,
+                          cv: CrossValidation | None = None) -> None:
+    """The figures as a table (or one JSON object), then the cross-validation if run."""
     if as_json:
-        print(json.dumps(screening_figures(result), indent=2))
+        print(json.dumps(screening_figures(result, rules_only_per_s, cv), indent=2))
         return
-    for line in screening_lines(result, where):
+    lines = screening_lines(result, where, rules_only_per_s) + (cv_lines(cv) if cv is not None else [])
+    for line in lines:
         print(line)

@@ -14,6 +14,9 @@ run, so a layer adds its section without touching the others.
   ``security/corpus/injection.jsonl`` or another file of its format: recall and precision per
   attack family, the shares of attacks quarantined and benign samples kept, throughput
   (``hindsight bench screening --embedded`` runs the same corpus through the HTTP ingest).
+- ``encryption``: what sealing content on the log costs: AES-GCM per event, and embedded
+  ingest throughput and recall latency unsealed and sealed
+  (``services/hindsight_services/bench_erasure.py``).
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from pydantic import JsonValue
 
 from hindsight_common.security.pii_corpus import load_corpus, score
 from hindsight_common.security.pii_detect import find_pii
+from hindsight_services.bench_erasure import encryption_figures
 from hindsight_services.bench_signing import signing_figures
 from hindsight_services.bench_screening import corpus as screening_corpus
 from hindsight_services.bench_screening import run_classifier, screening_figures, screening_lines
@@ -138,13 +142,14 @@ SECTIONS: dict[str, Callable[[argparse.Namespace], Section]] = {
     "redaction": redaction_section,
     "signing": lambda args: Section("signing", *signing_figures(args)),
     "screening": screening_section,
+    "encryption": lambda args: Section("encryption", *encryption_figures(args)),
 }
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """The options of ``bench security`` (each section reads its own)."""
     p.add_argument("--section", action="append", choices=list(SECTIONS), default=None,
-                   help="run only this section (repeatable); default: all")
+                   help="run only this section (repeatable); default: all but encryption")
     p.add_argument("--pii-corpus", type=Path, default=None,
                    help="a JSON-lines file of labelled samples; default: the shipped corpus")
     p.add_argument("--injection-corpus", type=Path, default=None,
@@ -153,8 +158,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="also print one JSON object as the last line")
 
 
+#: Sections that run only when named (--section): the encryption one starts embedded apps.
+OPT_IN = frozenset({"encryption"})
+
+
 def run_security_bench(args: argparse.Namespace) -> list[Section]:
-    return [SECTIONS[name](args) for name in args.section or SECTIONS]
+    return [SECTIONS[name](args) for name in args.section or [n for n in SECTIONS if n not in OPT_IN]]
 
 
 def print_sections(sections: list[Section], as_json: bool) -> None:

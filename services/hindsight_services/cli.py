@@ -18,6 +18,9 @@ from hindsight_common.settings import DEFAULT_GRPC_PORT, DEFAULT_HOST, DEFAULT_P
 from hindsight_services.auth import api_key_headers
 from hindsight_services.cli_keys import add_arguments as add_keys_arguments
 from hindsight_services.cli_keys import add_audit_arguments, run_audit, run_keys
+from hindsight_services.cli_erase import add_arguments as add_erase_arguments
+from hindsight_services.cli_erase import run_erase
+from hindsight_services import cli_memories
 from hindsight_services.mcp import add_arguments as add_mcp_arguments  # light: no MCP SDK import
 
 DEFAULT_URL = f"http://{DEFAULT_HOST}:{DEFAULT_PORT}"
@@ -58,9 +61,12 @@ def _parser() -> argparse.ArgumentParser:
                    help="admin only (repeatable): also these states; needs $HINDSIGHT_API_KEY with the admin scope")
     r.add_argument("--json", action="store_true", help="print the raw JSON answer")
 
+    cli_memories.add_arguments(sub, DEFAULT_URL)
+
     add_keys_arguments(sub.add_parser("keys", help="create, list and revoke API keys (in the data directory "
                                                    "or, with HINDSIGHT_LOG_BACKEND=kafka, in PostgreSQL)"))
 
+    add_erase_arguments(sub.add_parser("erase", help="erase a user through a running server (scope erase)"))
     add_audit_arguments(sub.add_parser("audit", help="a tenant's audit events (key actions, refused requests)"))
 
     add_mcp_arguments(sub.add_parser("mcp", help="serve the memory tools to agents over MCP (stdio or streamable HTTP)"))
@@ -129,6 +135,8 @@ def _parser() -> argparse.ArgumentParser:
     # The screening section of "bench security" on its own, and through the embedded HTTP ingest.
     sb = bsub.add_parser("screening", help="injection screening: precision/recall per attack family")
     sb.add_argument("--corpus", type=Path, default=None, help="a JSON-lines corpus (default: the shipped one)")
+    sb.add_argument("--blind", action="store_true", help="the shipped blind part 11 (never tuned on)")
+    sb.add_argument("--cv", action="store_true", help="also a leave-one-part-out cross-validation of the learned model")
     sb.add_argument("--embedded", action="store_true",
                     help="write every sample through the embedded server's HTTP ingest")
     sb.add_argument("--no-screening", action="store_true",
@@ -154,10 +162,14 @@ def main(argv: list[str] | None = None) -> int:
             return asyncio.run(run_keys(args))
         if args.command == "audit":
             return asyncio.run(run_audit(args))
+        if args.command == "erase":
+            return run_erase(args)
         if args.command == "ingest":
             return _ingest(args)
         if args.command == "recall":
             return _recall(args)
+        if args.command in ("memories", "consolidate"):
+            return cli_memories.run(args)
         if args.command == "replay":
             return asyncio.run(_replay(args))
         if args.command == "signing":
@@ -332,14 +344,20 @@ async def _bench_recall(args: argparse.Namespace) -> int:
 
 
 def _bench_screening(args: argparse.Namespace) -> int:
-    from hindsight_services.bench_screening import corpus, print_screening_bench, run_classifier, run_embedded
+    from hindsight_services import bench_screening as bench
 
-    samples = corpus(args.corpus)
+    samples = bench.corpus(args.corpus, args.blind)
+    settings = load_settings()
+    if args.cv and len({s.part for s in samples}) < 2:
+        print("--cv needs a corpus of at least two parts (the blind part 11 is one)", file=sys.stderr)
+        return 2
+    cv = bench.cross_validation(samples, settings) if args.cv else None
     if args.embedded:
-        result = asyncio.run(run_embedded(samples, screening=not args.no_screening))
+        result = asyncio.run(bench.run_embedded(samples, screening=not args.no_screening))
+        bench.print_screening_bench(result, "embedded server, HTTP ingest", args.json, cv=cv)
     else:
-        result = run_classifier(samples, load_settings())
-    print_screening_bench(result, "embedded server, HTTP ingest" if args.embedded else "classifier", args.json)
+        rules_per_s = bench.rules_throughput(samples, settings)  # first: it also compiles the rules' patterns
+        bench.print_screening_bench(bench.run_classifier(samples, settings), "classifier", args.json, rules_per_s, cv)
     return 0
 
 

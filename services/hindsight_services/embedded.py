@@ -53,7 +53,7 @@ from hindsight_common.settings import Settings
 from hindsight_common.telemetry import TracedLog
 from hindsight_common.text.tokens import count_tokens
 from hindsight_services import api_docs
-from hindsight_services import auth_routes
+from hindsight_services import auth_routes, erase_routes
 from hindsight_services.auth import needs, warn_if_open
 from hindsight_services.consolidate import wiring as consolidate_wiring
 from hindsight_services.embed import wiring as embed_wiring
@@ -329,6 +329,7 @@ def create_app(
     app.include_router(ingest_wiring.router(lambda: runtime.log, settings, auth))
     app.include_router(query_wiring.router(lambda: runtime.query, settings, auth))
     app.include_router(auth_routes.router(settings, auth, audit))
+    app.include_router(erase_routes.router(lambda: runtime.log, settings, auth, audit))
     app.include_router(rebuild_routes.router(lambda: runtime.rebuilds, auth))
     app.include_router(ui_router())
     return app

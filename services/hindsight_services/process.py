@@ -46,12 +46,13 @@ from hindsight_common.recall.engine import RecallEngine, RecallSettings
 from hindsight_common.security.signing_keys import integrity_from_settings, keyring_from_settings
 from hindsight_common.security.credentials_access import Authenticator
 from hindsight_common.security.credentials_audit import AuditTrail
+from hindsight_common.security.data_keys import master_key_from_settings
 from hindsight_common.settings import Settings
 from hindsight_common.text.tokens import count_tokens
 from hindsight_common.streams import INTERACTIONS, MEMORIES
 from hindsight_common.telemetry import TracedLog, current_carrier
 from hindsight_services import api_docs
-from hindsight_services import auth_routes
+from hindsight_services import auth_routes, erase_routes
 from hindsight_services.auth import needs, warn_if_open
 from hindsight_services.consolidate import wiring as consolidate_wiring
 from hindsight_services.embed import wiring as embed_wiring
@@ -59,6 +60,7 @@ from hindsight_services.grpc_api.server import build_server
 from hindsight_services.http import install_error_handlers
 from hindsight_services.ingest import wiring as ingest_wiring
 from hindsight_services.ingest.handler import Ingest
+from hindsight_services.ingest.lifecycle import PATHS as lifecycle_paths
 from hindsight_services.observability import FASTAPI_TELEMETRY, install_telemetry
 from hindsight_services.project import wiring as project_wiring
 from hindsight_services.query import wiring as query_wiring
@@ -167,7 +169,7 @@ def forwarding_router(forwarder: IngestForwarder, auth: Authenticator) -> APIRou
     ingest); ingest checks the forwarded key again and binds its tenant."""
     api = APIRouter(tags=["ingest"], dependencies=[needs(auth, "write")])
     for path in ("/v1/interactions", "/v1/sessions/{session}:close", "/v1/reflect",
-                 "/v1/memories/{memory_id}:forget", "/v1/memories/{memory_id}:release"):
+                 "/v1/memories/{memory_id}:forget", "/v1/memories/{memory_id}:release", *lifecycle_paths):
         api.add_api_route(path, forwarder.forward, methods=["POST"], include_in_schema=False)
     return api
 
@@ -192,6 +194,8 @@ def create_service_app(service: str, settings: Settings) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if service in ("ingest", "reflect", "query"):
             keyring_from_settings(settings)  # they sign or verify: no keys, no start
+        if settings.seal_log:
+            master_key_from_settings(settings)  # every service seals or opens the log: no master key, no start
         warn_if_open(settings)
         event_log = TracedLog(make_log(settings))
         parts["log"] = event_log
@@ -255,6 +259,7 @@ def create_service_app(service: str, settings: Settings) -> FastAPI:
     if service == "query":
         app.include_router(query_wiring.router(lambda: parts["query"], settings, auth))
         app.include_router(auth_routes.router(settings, auth, audit))
+        app.include_router(erase_routes.router(lambda: parts["log"], settings, auth, audit))
         app.include_router(ui_router())
         if forwarder is not None:
             app.include_router(forwarding_router(forwarder, auth))

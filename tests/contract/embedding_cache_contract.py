@@ -66,6 +66,19 @@ class EmbeddingCacheContract:
         assert await cache.get(BGE, [h]) == {h: vec(3)}
         assert await cache.count(BGE) == 1
 
+    async def test_deleted_entries_are_gone_also_after_a_reopen(self, open_cache: Callable[[], EmbeddingCache]) -> None:
+        cache = open_cache()
+        kept, gone = content_hash("Bob: kept"), content_hash("Ann: erased")
+        await cache.put(BGE, {kept: vec(1), gone: vec(2)})
+        await cache.put(MINILM, {gone: vec(3)})
+        await cache.delete(BGE, [gone, content_hash("never stored")])
+        assert await cache.get(BGE, [kept, gone]) == {kept: vec(1)}
+        assert await cache.get(MINILM, [gone]) == {gone: vec(3)}  # another model's entry stays
+        await cache.close()
+        again = open_cache()
+        assert await again.get(BGE, [kept, gone]) == {kept: vec(1)}
+        assert await again.count(BGE) == 1
+
     async def test_what_was_put_survives_a_reopen(self, open_cache: Callable[[], EmbeddingCache]) -> None:
         first = open_cache()
         hashes = {content_hash(f"turn {i}"): vec(i, 384) for i in range(120)}

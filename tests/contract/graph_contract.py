@@ -101,6 +101,18 @@ class GraphContract:
         assert M2 not in [i for i, _ in await self.found(graph, Scope(tenant="t1"), ["Ann"], hops=0)]
         assert await graph.count("t1") == 7
 
+    async def test_purge_user_deletes_that_users_documents_and_entities_only_they_named(
+            self, graph: GraphStore) -> None:
+        await graph.upsert(items(), ALL)
+        assert await graph.purge_user("t1", "ann") == 5
+        assert await graph.purge_user("t1", "ann") == 0
+        assert await graph.ids("t1") == sorted({I4, I5})
+        assert await self.found(graph, Scope(tenant="t1"), ["Pixel", "Green Paws", "Ann"]) == []
+        assert [i for i, _ in await self.found(graph, Scope(tenant="t1"), ["Leeds"], hops=0)] == [I4]
+        assert await graph.entities_of("t1", I4) == ("leeds",)
+        assert await graph.count("t2") == 1
+        assert await self.found(graph, Scope(tenant="t2"), ["Pixel"]) == [(I1, 1.0)]
+
     async def test_tenant_is_enforced_inside_the_adapter(self, graph: GraphStore) -> None:
         await graph.upsert(items(), ALL)
         assert await self.found(graph, Scope(tenant="t2"), ["Pixel", "Leeds", "Ann"]) == [(I1, 1.0)]

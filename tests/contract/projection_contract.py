@@ -68,6 +68,17 @@ class _Common:
         await self.write(index, [replace(original, offset=6)], {"s#0": 6})  # released
         assert original.id in [d.id for d in await self.search(index, served, "greyhound Pixel")]
 
+    async def test_purge_user_deletes_only_that_users_documents(self, index: VectorIndex | TextIndex) -> None:
+        await self.write(index, docs(), {"s#0": 4})
+        assert await index.purge_user("t1", "ann") == 2
+        assert await index.purge_user("t1", "ann") == 0  # idempotent
+        assert await index.ids("t1") == [d.id for d in docs() if d.user == "bob"]
+        assert await index.get("t1", [d.id for d in docs()[:2]]) == []
+        assert await self.search(index, Scope(tenant="t1", user="ann"), "greyhound Pixel") == []
+        assert [d.user for d in await self.search(index, Scope(tenant="t1"), "red bicycle")] == ["bob"]
+        assert await index.count("t2") == 1  # the same user name in another tenant is someone else
+        assert await index.position() == {"s#0": 4}
+
     async def test_tenant_is_enforced_inside_the_adapter(self, index: VectorIndex | TextIndex) -> None:
         await self.write(index, docs(), {"s#0": 4})
         found = await self.search(index, Scope(tenant="t1"), "greyhound Pixel")

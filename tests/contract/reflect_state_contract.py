@@ -38,6 +38,19 @@ class ReflectStateContract:
         assert turns == [turn(1), turn(2), turn(3)]
         assert await state.unreflected(ANN) == turns
 
+    async def test_purge_user_forgets_everything_of_that_user_only(self, state: ReflectState) -> None:
+        bob, other_tenant = SessionRef("t1", "bob", "s1"), SessionRef("t2", "ann", "s1")
+        await state.add_turns([(ANN, turn(1)), (bob, turn(2)), (other_tenant, turn(3))])
+        await state.set_summarized(ANN, 1)
+        await state.remember("t1", "ann", [memory(1)])
+        await state.remember("t1", "bob", [memory(2)])
+        assert await state.purge_user("t1", "ann") == 3
+        assert await state.purge_user("t1", "ann") == 0
+        assert await state.session_turns(ANN) == [] and await state.pending_sessions("t1", "ann") == []
+        assert await state.summarized(ANN) == 0 and await state.memories("t1", "ann") == []
+        assert await state.session_turns(bob) == [turn(2)] and await state.memories("t1", "bob") == [memory(2)]
+        assert await state.session_turns(other_tenant) == [turn(3)]
+
     async def test_turns_at_the_same_time_keep_their_arrival_order(self, state: ReflectState) -> None:
         await state.add_turns([(ANN, turn(n, at=T0)) for n in (5, 3, 4)])
         assert [t.event_id for t in await state.session_turns(ANN)] == ["e5", "e3", "e4"]

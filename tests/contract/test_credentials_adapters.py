@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -14,7 +13,7 @@ from hindsight_common.adapters.postgres_credentials import PostgresCredentials
 from hindsight_common.adapters.sqlite_credentials import SqliteCredentials
 from hindsight_common.ports.credentials import Credentials
 from tests.contract.credentials_contract import CredentialsContract
-from tests.servers import server_url
+from tests.support.postgres import scratch_schema
 
 
 class TestSqliteCredentials(CredentialsContract):
@@ -29,14 +28,8 @@ class TestSqliteCredentials(CredentialsContract):
 class TestPostgresCredentials(CredentialsContract):
     @pytest.fixture(autouse=True)
     async def _schema(self) -> AsyncIterator[None]:
-        self.dsn = server_url("HINDSIGHT_POSTGRES_DSN", "PostgreSQL")
-        self.schema = f"test_{uuid.uuid4().hex[:12]}"
-        yield
-        conn = await asyncpg.connect(self.dsn, timeout=10)
-        try:
-            await conn.execute(f'DROP SCHEMA IF EXISTS "{self.schema}" CASCADE')
-        finally:
-            await conn.close()
+        async with scratch_schema() as (self.dsn, self.schema):
+            yield
 
     def make(self) -> Credentials:
         return PostgresCredentials(PostgresState(self.dsn, schema=self.schema, timeout_s=5.0))

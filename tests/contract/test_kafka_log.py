@@ -7,6 +7,7 @@ Every test gets its own topic prefix (topics ``<prefix>hindsight.*``, groups
 
 from __future__ import annotations
 
+import base64
 import asyncio
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -20,6 +21,7 @@ from aiokafka.admin import AIOKafkaAdminClient
 from aiokafka.admin.config_resource import ConfigResource, ConfigResourceType
 
 from hindsight_common.adapters.kafka_log import KafkaLog
+from hindsight_common.security.sealed_log import SealedLog
 from hindsight_common.adapters.kafka_records import KafkaRecord
 from hindsight_common.adapters.kafka_subscription import KafkaSubscription
 from hindsight_common.adapters.postgres import PostgresState
@@ -269,14 +271,21 @@ async def test_the_factory_builds_the_cluster_adapters_and_names_missing_urls(
     bootstrap: str, dsn: str, tmp_path: Path
 ) -> None:
     cluster = Settings(data_dir=tmp_path, log_backend="kafka", kafka_bootstrap=bootstrap,
-                       postgres_dsn=dsn, kafka_partitions=2)
+                       postgres_dsn=dsn, kafka_partitions=2, master_key=base64.b64encode(bytes(32)).decode())
     log, state = make_log(cluster), make_reflect_state(cluster)
-    assert isinstance(log, KafkaLog) and isinstance(state, PostgresReflectState)
+    assert isinstance(log, SealedLog) and isinstance(log.inner, KafkaLog)
+    assert isinstance(state, PostgresReflectState)
     await log.close()  # nothing was started: no I/O until first use
     await state.close()
     with pytest.raises(ConfigurationError, match="HINDSIGHT_KAFKA_BOOTSTRAP"):
         make_log(cluster.model_copy(update={"kafka_bootstrap": None}))
     with pytest.raises(ConfigurationError, match="HINDSIGHT_POSTGRES_DSN"):
         make_log(cluster.model_copy(update={"postgres_dsn": None}))
+    unkeyed = make_log(cluster.model_copy(update={"master_key": None}))  # read on first use
+    with pytest.raises(ConfigurationError, match="HINDSIGHT_MASTER_KEY"):
+        await unkeyed.append(INTERACTIONS, [InteractionRecorded(
+            tenant="acme", user="ann", session="s1", speaker="Ann", role="user", content="hi",
+            occurred_at=datetime(2024, 5, 1, tzinfo=UTC))])
+    await unkeyed.close()
     with pytest.raises(ConfigurationError, match="HINDSIGHT_POSTGRES_DSN"):
         make_reflect_state(cluster.model_copy(update={"postgres_dsn": None}))

@@ -55,6 +55,17 @@ async def test_a_vector_depends_only_on_its_text(embedder: Embedder) -> None:
     assert await embedder.embed([]) == [] and await embedder.embed_queries([]) == []
 
 
+def test_texts_run_side_by_side_give_the_bits_of_one_thread_or_several() -> None:
+    # Stored texts run on one intra-op thread, several at once (workers); queries on every
+    # thread. The thread count must not change a vector: the same text on both sessions,
+    # and a batch spread over 3 workers against the same texts one after another.
+    model = BgeSmallEmbedder(threads=2, workers=3)
+    texts = PASSAGES + ["a longer turn that goes on about the weather, the lake and the boat " * 8]
+    for text in texts:
+        assert model._one(model._queries, text) == model._one(model._texts, text)
+    assert model._encode_texts(texts) == [model._encode_texts([t])[0] for t in texts]
+
+
 async def test_the_cross_encoder_scores_the_answer_highest(reranker: Reranker) -> None:
     scores = await reranker.score("What is the name of Ann's dog?", PASSAGES)
     assert scores[0] == max(scores) and scores[0] - max(scores[1:]) > 3.0, scores

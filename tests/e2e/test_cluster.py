@@ -12,6 +12,7 @@ Elasticsearch's kNN; the Qdrant adapter has its own suite.)
 
 from __future__ import annotations
 
+import base64
 import asyncio
 import os
 import signal
@@ -125,6 +126,7 @@ def cluster(tmp_path: Path) -> Iterator[Cluster]:
         "HINDSIGHT_POLL_TIMEOUT_S": "0.2",
         "HINDSIGHT_GRPC_PORT": str(free_port()),
         "HINDSIGHT_SIGNING_KEYRING_FILE": str(tmp_path / "signing.json"),  # required in a cluster
+        "HINDSIGHT_MASTER_KEY": base64.b64encode(os.urandom(32)).decode(),  # required in a cluster
     }
     env.pop("HINDSIGHT_AUTH", None)  # `hindsight run`'s own default: required
     create_keyring_file(tmp_path / "signing.json")

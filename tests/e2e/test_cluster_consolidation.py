@@ -1,7 +1,8 @@
 """Consolidation in cluster mode: the six service processes over real Kafka, PostgreSQL,
 Elasticsearch and Neo4j. A changed preference is superseded across a kill -9 of
 consolidate (its fold is rebuilt from Kafka on restart): recall and browsing return only
-the new value, the history both, an admin's include=superseded the old one."""
+the new value, the history both, an admin's include=superseded the old one; a pin and an
+on-demand forgetting pass through the gateway."""
 
 from __future__ import annotations
 
@@ -56,3 +57,12 @@ def test_a_changed_preference_is_superseded_across_a_restart(cluster: Cluster) -
         assert [(v.id, v.type) for v in chain.versions] == [(python, "superseded"), (go, "semantic")]
         old = admin.recall(QUESTION, user="dan", types="semantic", include="superseded").items
         assert {(i.id, i.type, i.superseded_by) for i in old} == {(python, "superseded", go), (go, "semantic", None)}
+
+        # Pinning and an on-demand pass go through the gateway to ingest, which reads Kafka.
+        hs.pin(go, user="dan", reason="keep")
+        deadline = time.monotonic() + 180
+        while not hs.get_memory(go).memory.pinned:
+            assert time.monotonic() < deadline, "the pin never reached the projections"
+            time.sleep(0.25)
+        dry = hs.consolidate(user="dan", dry_run=True)
+        assert dry.dry_run and dry.live == 1 and dry.forgotten == ()

@@ -7,6 +7,7 @@ import os
 import shutil
 import signal
 import subprocess
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -131,6 +132,17 @@ def test_cli_ingest_and_recall(server: Server, tmp_path: Path) -> None:
     bad.write_text(json.dumps({"user": "ann", "session": "s", "speaker": "A", "content": ""}) + "\n")
     out = subprocess.run([*CLI, "ingest", str(bad), "--url", server.url], capture_output=True, text=True)
     assert out.returncode == 1 and "interactions.0.content" in out.stderr
+
+    memory_id = str(uuid.uuid4())  # pinning records the event whether or not a memory has that id yet
+    pin = subprocess.run([*CLI, "memories", "pin", memory_id, "--user", "ann", "--url", server.url],
+                         capture_output=True, text=True)
+    assert pin.returncode == 0 and f"pin of {memory_id} recorded" in pin.stdout, pin.stderr
+    typo = subprocess.run([*CLI, "memories", "restore", "nope", "--user", "ann", "--url", server.url],
+                          capture_output=True, text=True)
+    assert typo.returncode == 1 and "422" in typo.stderr and "memory_id" in typo.stderr
+    dry = subprocess.run([*CLI, "consolidate", "--dry-run", "--user", "ann", "--url", server.url],
+                         capture_output=True, text=True)
+    assert dry.returncode == 0 and "would forget 0 of 0 live memories" in dry.stdout, dry.stderr
 
 
 def test_keys_made_beside_a_running_server_let_the_cli_in_until_revoked(server: Server, tmp_path: Path) -> None:

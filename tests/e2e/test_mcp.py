@@ -29,7 +29,8 @@ from tests.e2e.conftest import Server, free_port
 pytestmark = pytest.mark.e2e
 
 MCP_SERVER = [sys.executable, "-m", "hindsight_services.mcp.server"]
-TOOLS = {"retain", "recall", "reflect", "forget", "session_context", "list_memories", "memory_history"}
+TOOLS = {"retain", "recall", "reflect", "forget", "session_context", "list_memories", "memory_history",
+         "pin_memory", "unpin_memory", "restore_memory"}
 DEFAULT_USER = "ann"
 
 
@@ -157,6 +158,16 @@ async def test_memory_tools_end_to_end(transport: str, gateway: Server, http_mcp
         remaining = data(await client.call_tool("list_memories", {"kinds": ["fact"], **who}))["items"]
         assert [m["kind"] for m in remaining] == ["fact"]
 
+        data(await client.call_tool("restore_memory", {"memory_id": liked["id"], **who}))
+        data(await client.call_tool("pin_memory", {"memory_id": liked["id"], "reason": "always", **who}))
+        await caught_up(gateway)
+        back = {m["id"]: m for m in data(await client.call_tool("list_memories", {**who}))["items"]}
+        assert back[liked["id"]]["pinned"] is True and back[liked["id"]]["content"] == liked["content"]
+        data(await client.call_tool("unpin_memory", {"memory_id": liked["id"], **who}))
+        await caught_up(gateway)
+        back = {m["id"]: m for m in data(await client.call_tool("list_memories", {**who}))["items"]}
+        assert back[liked["id"]]["pinned"] is False
+
         data(await client.call_tool("reflect", {**who}))  # every session with new turns
 
 
@@ -172,6 +183,8 @@ async def test_bad_calls_are_tool_errors_with_the_message(
         assert blank.is_error and "must not be blank" in text(blank) and "422" in text(blank)
         not_an_id = await client.call_tool("forget", {"memory_id": "not-a-uuid", **who})
         assert not_an_id.is_error and "memory_id: must be a UUID" in text(not_an_id)
+        not_a_pin = await client.call_tool("pin_memory", {"memory_id": "not-a-uuid", **who})
+        assert not_a_pin.is_error and "memory_id: must be a UUID" in text(not_a_pin)
         bad_time = await client.call_tool("recall", {"query": "x", "since": "yesterday", **who})
         assert bad_time.is_error and "since" in text(bad_time)
         no_session = await client.call_tool("reflect", {"close": True, **who})

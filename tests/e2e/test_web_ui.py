@@ -406,3 +406,25 @@ def test_a_changed_preference_shows_what_it_replaced(gateway: Gateway, page: Pag
     expect(facts).to_contain_text("superseded")
     expect(facts.locator(f'a[href="#memory={go["id"]}"]')).to_have_count(1)  # "Replaced by"
     expect(facts).to_contain_text("Replaced by")
+
+
+def test_the_pin_button_pins_and_unpins_a_memory(gateway: Gateway, page: Page) -> None:
+    turn = {"user": "eve", "session": "e1", "speaker": "Eve", "content": "I love sailing on the lake.",
+            "occurred_at": "2024-05-03T10:00:00Z"}
+    assert gateway.post("/v1/interactions", {"interactions": [turn]}).status_code == 201
+    assert gateway.post("/v1/sessions/e1:close", {"user": "eve"}).status_code == 201
+    deadline = time.monotonic() + 60
+    while not (live := gateway.get("/v1/memories", user="eve")["items"]):
+        assert time.monotonic() < deadline, "no memory for eve"
+        time.sleep(0.1)
+    [memory] = live
+    open_ui(page, gateway, user="eve", path=f"/ui#memory={memory['id']}")
+    detail = page.locator("#detail")
+    detail.locator('button[data-action="pin"]').click()
+    # The page opens the memory again once the event is applied: now it says so, and offers Unpin.
+    expect(detail.locator(".facts")).to_contain_text("Pinned")
+    assert gateway.get(f"/v1/memories/{memory['id']}")["memory"]["pinned"] is True
+    detail.locator('button[data-action="unpin"]').click()
+    expect(detail.locator('button[data-action="pin"]')).to_have_count(1)
+    expect(detail.locator(".facts")).not_to_contain_text("Pinned")
+    assert gateway.get(f"/v1/memories/{memory['id']}")["memory"]["pinned"] is False

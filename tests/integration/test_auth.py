@@ -56,6 +56,7 @@ class Sample:
     json: dict[str, Any] | None = None
     params: dict[str, str] | None = None
     names_tenant: bool = True
+    method: str | None = None  # default: POST with a body or for :revoke, else GET
 
 
 def samples(revocable: str) -> dict[tuple[str, str], Sample]:
@@ -81,6 +82,7 @@ def samples(revocable: str) -> dict[tuple[str, str], Sample]:
         ("POST", "/v1/admin/keys/{key_id}:revoke"): Sample(
             "admin", f"/v1/admin/keys/{revocable}:revoke", names_tenant=False),
         ("GET", "/v1/admin/audit"): Sample("admin", "/v1/admin/audit", params={"limit": "5"}, names_tenant=False),
+        ("DELETE", "/v1/users/{user}"): Sample("erase", "/v1/users/ann", params=t, method="DELETE"),
     }
 
 
@@ -145,7 +147,7 @@ def error(r: httpx.Response) -> str:
 
 
 async def send(app: App, s: Sample, headers: dict[str, str] | None = None) -> httpx.Response:
-    method = "POST" if s.json is not None or s.path.endswith(":revoke") else "GET"
+    method = s.method or ("POST" if s.json is not None or s.path.endswith(":revoke") else "GET")
     return await app.client.request(method, s.path, json=s.json, params=s.params, headers=headers or {})
 
 
@@ -255,6 +257,7 @@ def grpc_samples() -> dict[str, tuple[str, Any]]:
         "ListMemories": ("read", pb.ListMemoriesRequest(tenant=TENANT, user="ann")),
         "GetMemory": ("read", pb.GetMemoryRequest(tenant=TENANT, memory_id="m1")),
         "GetMemoryHistory": ("read", pb.GetMemoryRequest(tenant=TENANT, memory_id="m1")),
+        "EraseUser": ("erase", pb.EraseUserRequest(tenant=TENANT, user="ann")),
     }
 
 

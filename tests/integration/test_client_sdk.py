@@ -171,6 +171,43 @@ def test_sync_client_drives_every_call(gateway: Gateway) -> None:
         assert hs.status().caught_up
 
 
+async def test_pin_unpin_restore_and_a_dry_consolidation(gateway: Gateway) -> None:
+    user, session = unique("pia"), unique("s")
+    async with AsyncHindsight(gateway.url, timeout=30) as hs:
+        await hs.retain("I love hiking in the Alps.", user=user, session=session, speaker="Pia",
+                        occurred_at=datetime(2024, 5, 1, 10, 0, tzinfo=UTC))
+        await hs.close_session(session, user=user)
+        for _ in range(200):
+            await hs.wait_until_caught_up()
+            if (await hs.list_memories(user=user)).items:
+                break
+        [memory] = (await hs.list_memories(user=user)).items
+        assert not memory.pinned
+        pinned = await hs.pin(memory.id, user=user, reason="keep")
+        await hs.wait_until_caught_up()
+        got = (await hs.get_memory(memory.id)).memory
+        assert pinned.offset > 0 and got.pinned and got.importance == 1.0
+        await hs.unpin(memory.id, user=user)
+        await hs.wait_until_caught_up()
+        assert not (await hs.get_memory(memory.id)).memory.pinned
+        await hs.forget(memory.id, user=user)
+        await hs.wait_until_caught_up()
+        assert (await hs.list_memories(user=user)).items == ()
+        await hs.restore(memory.id, user=user)
+        await hs.wait_until_caught_up()
+        assert [m.id for m in (await hs.list_memories(user=user)).items] == [memory.id]
+        await hs.expire(memory.id, user=user, expires_at=datetime(2999, 1, 1, tzinfo=UTC))
+        await hs.wait_until_caught_up()
+        assert (await hs.get_memory(memory.id)).memory.expires_at == datetime(2999, 1, 1, tzinfo=UTC)
+        dry = await hs.consolidate(user=user, dry_run=True)
+        assert dry.dry_run and dry.live == 1 and dry.events == ()  # a share of one memory is none
+        with pytest.raises(InvalidRequest):
+            await hs.pin("not-a-uuid", user=user)
+    with Hindsight(gateway.url, timeout=30) as sync:
+        assert sync.pin(memory.id, user=user).offset > pinned.offset
+        assert sync.consolidate(user=user, dry_run=True).live == 1
+
+
 async def test_tenant_applies_to_every_call(gateway: Gateway) -> None:
     user, session = unique("cy"), unique("s")
     async with AsyncHindsight(gateway.url, tenant="acme") as acme, AsyncHindsight(gateway.url) as default:

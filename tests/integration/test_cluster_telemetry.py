@@ -50,6 +50,7 @@ def cluster_settings(tmp_path: Path) -> Settings:
         graph_backend="neo4j", neo4j_uri=server_url("HINDSIGHT_NEO4J_URI", "Neo4j"),
         neo4j_namespace=f"telemetry_{run}", reflect_every_n_turns=1_000_000, poll_timeout_s=0.2,
         access_flush_s=0.2, signing_keys={"t1": base64.b64encode(b"telemetry-test-key-32-bytes-long").decode()},
+        master_key=base64.b64encode(b"telemetry-test-master-key-32byte").decode(),
     )
 
 

@@ -4,6 +4,7 @@ project handlers; equal when fresh, a deleted Elasticsearch document named after
 
 from __future__ import annotations
 
+import base64
 import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -37,7 +38,7 @@ def _settings(tmp_path: Path) -> Settings:
         elasticsearch_url=server_url("HINDSIGHT_ELASTICSEARCH_URL", "Elasticsearch"),
         elasticsearch_index=f"verify_{run}_text", elasticsearch_vector_index=f"verify_{run}_vectors",
         graph_backend="neo4j", neo4j_uri=server_url("HINDSIGHT_NEO4J_URI", "Neo4j"),
-        neo4j_namespace=f"verify_{run}",
+        neo4j_namespace=f"verify_{run}", master_key=base64.b64encode(bytes(range(32))).decode(),
     )
 
 

@@ -18,8 +18,14 @@ async def test_the_bench_scores_real_decisions(capsys: pytest.CaptureFixture[str
     assert dedup["precision"] >= 0.98 and dedup["recall"] >= 0.9
     assert supersession["precision"] >= 0.98 and supersession["recall"] >= 0.9
     assert abs(result["live"] - result["live_expected"]) <= 0.05 * result["live_expected"]
+    f = result["forgetting"]
+    assert f["live_before"] == result["live"] and 0 < f["forgotten"] <= f["cap"] <= f["live_before"] // 10 + 1
+    assert f["forgotten"] == min(f["eligible"], f["cap"]) or f["cap"] < f["eligible"]
+    assert f["pinned_forgotten"] == 0 and f["used_forgotten"] == 0 and f["replay_equal"] is True
+    assert f["purged_after_grace"] == f["forgotten"]
     print_consolidate_bench(result, as_json=False)
-    assert "dedup         P=" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "dedup         P=" in out and "forgetting    a pass 400 days on:" in out
 
 
 def test_the_command_refuses_an_empty_stream() -> None:

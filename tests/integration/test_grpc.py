@@ -327,3 +327,16 @@ async def test_binds_loopback_and_refuses_a_taken_port(tmp_path: Path) -> None:
 
 def _unused() -> Any:
     raise AssertionError("no rpc is made")
+
+
+async def test_erase_user_destroys_the_keys_and_names_a_bad_user(rpc: Grpc) -> None:
+    await rpc.stub.Retain(pb.RetainRequest(interactions=[turn("I keep bees in Ghent.")]))
+    erased = await rpc.stub.EraseUser(pb.EraseUserRequest(user="ann", reason="asked"))
+    assert erased.keys_destroyed == 1 and erased.event.event_id and "SubjectErased" in erased.next
+    await rpc.app.runtime.wait_caught_up()
+    recall = await rpc.stub.Recall(pb.RecallRequest(user="ann", query="bees in Ghent"))
+    assert list(recall.items) == []
+    again = await rpc.stub.EraseUser(pb.EraseUserRequest(user="ann"))
+    assert again.keys_destroyed == 0
+    bad = await rpc_error(rpc.stub.EraseUser(pb.EraseUserRequest(user="")))
+    assert bad.code() == grpc.StatusCode.INVALID_ARGUMENT and "user" in str(bad.details())

@@ -77,6 +77,7 @@ def cluster_settings(broker: PrivateKafka, data_dir: Path, prefix: str) -> Setti
         kafka_append_timeout_s=APPEND_TIMEOUT_S, kafka_stall_s=STALL_S, liveness_stall_s=STALL_S,
         # A cluster process signs or verifies: it does not start without keys.
         signing_keys={"recovery": base64.b64encode(b"kafka-recovery-test-key-32-bytes").decode()},
+        master_key=base64.b64encode(b"kafka-recovery-master-key-32byte").decode(),
         signing_key_id="recovery",
     )
 

@@ -227,3 +227,21 @@ def test_one_live_value_per_subject_and_key_unless_flagged(plan: list[Spec]) -> 
     for s in (e for e in log if isinstance(e, MemorySuperseded)):
         old, new = state.memories[s.old_id], state.memories[s.new_id]
         assert old.key == new.key and old.group == new.group and old.at < new.at
+
+
+@PROPERTY
+@given(st.lists(specs, min_size=1, max_size=25))
+def test_a_replay_that_decides_nothing_gives_the_same_sets(plan: list[Spec]) -> None:
+    """A rebuild with no embedder and no model: memories adopted, decisions read from the log."""
+    events, vectors = events_of(plan)
+    log = with_decisions(events, vectors)
+    decided, _ = consolidate(log, vectors)
+    replayed = ConsolidationState(similarity=0.95)
+    for e in log:
+        if isinstance(e, MemoryExtracted):
+            replayed.adopt(e)
+        else:
+            replayed.observe(e)
+    assert replayed.status_of() == decided.status_of()
+    assert {i: set(m.sources) for i, m in replayed.memories.items()} == {
+        i: set(m.sources) for i, m in decided.memories.items()}

@@ -27,8 +27,10 @@ from hindsight_client._errors import (
 )
 from hindsight_client._models import (
     Appended,
+    Consolidation,
     ConsumerStatus,
     ContextTurn,
+    Forgetting,
     Interaction,
     Memory,
     MemoryDetail,
@@ -51,9 +53,11 @@ __all__ = [
     "Appended",
     "AsyncHindsight",
     "Conflict",
+    "Consolidation",
     "ConsumerStatus",
     "ContextTurn",
     "Forbidden",
+    "Forgetting",
     "Hindsight",
     "HindsightError",
     "Interaction",

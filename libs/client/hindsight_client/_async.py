@@ -15,6 +15,7 @@ from hindsight_client._calls import Call, Calls, headers, read_answer, transport
 from hindsight_client._catching_up import Settling
 from hindsight_client._models import (
     Appended,
+    Consolidation,
     Interaction,
     MemoryDetail,
     MemoryHistory,
@@ -147,6 +148,30 @@ class AsyncHindsight:
     async def forget(self, memory_id: str, *, user: str, reason: str = "") -> Appended:
         """Forget one memory: once applied (see ``wait_until_caught_up``) recall never returns it."""
         return await self._send(self._calls.forget(memory_id, user=user, reason=reason))
+
+    async def pin(self, memory_id: str, *, user: str, reason: str = "") -> Appended:
+        """Pin a memory: no forgetting pass touches it."""
+        return await self._send(self._calls.memory_action("pin", memory_id, user=user, reason=reason))
+
+    async def unpin(self, memory_id: str, *, user: str, reason: str = "") -> Appended:
+        """Unpin a memory: forgetting passes judge it by its importance again."""
+        return await self._send(self._calls.memory_action("unpin", memory_id, user=user, reason=reason))
+
+    async def restore(self, memory_id: str, *, user: str, reason: str = "") -> Appended:
+        """Restore a forgotten memory: once applied, recall serves it again."""
+        return await self._send(self._calls.memory_action("restore", memory_id, user=user, reason=reason))
+
+    async def expire(
+        self, memory_id: str, *, user: str, expires_at: datetime | str | None = None, ttl_s: float | None = None,
+    ) -> Appended:
+        """Give a memory an expiry (a time, or ``ttl_s`` seconds from now; neither clears it):
+        once passed, recall leaves it out and the next forgetting pass forgets it."""
+        at = expires_at.isoformat() if isinstance(expires_at, datetime) else expires_at
+        return await self._send(self._calls.expire(memory_id, user=user, expires_at=at, ttl_s=ttl_s))
+
+    async def consolidate(self, *, user: str, dry_run: bool = False) -> Consolidation:
+        """Run a forgetting pass over the user's memories now (``dry_run``: only list what it would forget)."""
+        return await self._send(self._calls.consolidate(user=user, dry_run=dry_run))
 
     async def session_context(self, session: str, *, user: str, budget: int | None = None) -> SessionContext:
         """Working memory for a prompt: the newest turns that fit ``budget`` tokens plus a summary."""

@@ -16,6 +16,7 @@ import httpx
 from hindsight_client._errors import HindsightError, TransportError, error_from_response
 from hindsight_client._models import (
     Appended,
+    Consolidation,
     Interaction,
     MemoryDetail,
     MemoryHistory,
@@ -141,6 +142,19 @@ class Calls:
     def forget(self, memory_id: str, *, user: str, reason: str) -> Call[Appended]:
         body = _drop_none({"tenant": self.tenant, "user": user, "reason": reason})
         return Call("POST", f"/v1/memories/{_segment(memory_id)}:forget", Appended.first_of, body)
+
+    def memory_action(self, action: str, memory_id: str, *, user: str, reason: str) -> Call[Appended]:
+        """``action``: pin, unpin or restore."""
+        body = _drop_none({"tenant": self.tenant, "user": user, "reason": reason})
+        return Call("POST", f"/v1/memories/{_segment(memory_id)}:{action}", Appended.first_of, body)
+
+    def expire(self, memory_id: str, *, user: str, expires_at: str | None, ttl_s: float | None) -> Call[Appended]:
+        body = _drop_none({"tenant": self.tenant, "user": user, "expires_at": expires_at, "ttl_s": ttl_s})
+        return Call("POST", f"/v1/memories/{_segment(memory_id)}:expire", Appended.first_of, body)
+
+    def consolidate(self, *, user: str, dry_run: bool) -> Call[Consolidation]:
+        body = _drop_none({"tenant": self.tenant, "user": user, "dry_run": dry_run})
+        return Call("POST", "/v1/consolidate", Consolidation.from_json, body)
 
     def session_context(self, session: str, *, user: str, budget: int | None) -> Call[SessionContext]:
         params = _params({"user": user, "tenant": self.tenant, "budget": budget})

@@ -103,6 +103,35 @@ class RetainResult:
 
 
 @dataclass(frozen=True)
+class Forgetting:
+    """One memory a forgetting pass forgot (or, dry, would forget), and why."""
+
+    memory_id: str
+    importance: float
+    reason: str
+
+
+@dataclass(frozen=True)
+class Consolidation:
+    """What ``consolidate`` did: the user's live memories before it, what it forgot (or
+    with ``dry_run`` would forget) and the events it appended (none when dry)."""
+
+    dry_run: bool
+    live: int
+    forgotten: tuple[Forgetting, ...]
+    events: tuple[Appended, ...]
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> Consolidation:
+        return cls(
+            dry_run=bool(d["dry_run"]), live=int(d["live"]),
+            forgotten=tuple(Forgetting(str(f["memory_id"]), float(f["importance"]), str(f["reason"]))
+                            for f in d.get("forgotten") or ()),
+            events=tuple(Appended.from_json(e) for e in d.get("events") or ()),
+        )
+
+
+@dataclass(frozen=True)
 class Provenance:
     """Where a memory came from: the source events and the callers' external ids."""
 
@@ -143,6 +172,8 @@ class Memory:
     supersedes: tuple[str, ...] = ()
     merged_into: str | None = None
     merged_from: tuple[str, ...] = ()
+    pinned: bool = False  # no forgetting pass touches it
+    expires_at: datetime | None = None  # its TTL, if set: not recalled after
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> Memory:
@@ -171,6 +202,8 @@ class Memory:
             "supersedes": tuple(str(i) for i in d.get("supersedes") or ()),
             "merged_into": _opt_str(d.get("merged_into")),
             "merged_from": tuple(str(i) for i in d.get("merged_from") or ()),
+            "pinned": bool(d.get("pinned") or False),
+            "expires_at": _dt(d["expires_at"]) if d.get("expires_at") else None,
         }
 
 

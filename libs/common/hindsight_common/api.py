@@ -80,6 +80,17 @@ class AppendedEventsOut(_Strict):
     events: list[AppendedOut]
 
 
+class ErasureOut(_Strict):
+    """What an erasure did, and what happens next."""
+
+    tenant: str
+    user: str
+    keys_destroyed: int = Field(description="Data keys destroyed now (0: there were none left, e.g. a retry).")
+    event: AppendedOut = Field(description="The SubjectErased event on the control stream.")
+    status: Literal["keys_destroyed"] = "keys_destroyed"
+    next: str = Field(description="What the projections and caches do next.")
+
+
 class IngestResponse(_Strict):
     events: list[AppendedOut]
     replayed: bool = Field(False, description="True when an idempotency key matched an earlier batch.")
@@ -106,7 +117,10 @@ class MemoryState(_Strict):
 
     reinforced_count: int = Field(0, description="How often later evidence confirmed it (repeats, merges).")
     last_reinforced_at: datetime | None = None
-    importance: float | None = Field(None, description="What rerank weighs it by: a base by kind, raised by reinforcement.")
+    importance: float | None = Field(
+        None, description="What rerank weighs it by: a base by kind, raised by reinforcement; 1 when pinned.")
+    pinned: bool = Field(False, description="Pinned: no forgetting pass touches it.")
+    expires_at: datetime | None = Field(None, description="Its expiry (TTL), if one was set: not recalled after.")
     superseded_by: str | None = Field(None, description="The memory holding the newer value, once superseded.")
     supersedes: list[str] = Field(default_factory=list, description="Older values this memory replaced.")
     merged_into: str | None = Field(None, description="The memory it was merged into.")
@@ -235,6 +249,44 @@ class ForgetIn(_Strict):
     tenant: Identifier | None = None
     user: Identifier
     reason: str = Field("", max_length=500)
+
+
+class MemoryActionIn(_Strict):
+    """The body of ``:pin``, ``:unpin`` and ``:restore``."""
+
+    tenant: Identifier | None = None
+    user: Identifier
+    reason: str = Field("", max_length=500)
+
+
+class ExpireIn(_Strict):
+    """The body of ``:expire``: an expiry time, a TTL in seconds from now, or neither (clears it)."""
+
+    tenant: Identifier | None = None
+    user: Identifier
+    expires_at: ApiDatetime | None = Field(None, description="When the memory expires (ISO 8601 with an offset).")
+    ttl_s: Annotated[float, Strict()] | None = Field(
+        None, gt=0, le=100 * 365 * 86400, description="Or: seconds from now.")
+    reason: str = Field("", max_length=500)
+
+
+class ConsolidateIn(_Strict):
+    tenant: Identifier | None = None
+    user: Identifier = Field(description="The user whose memories the pass looks at.")
+    dry_run: JsonBool = Field(False, description="List what the pass would forget, and forget nothing.")
+
+
+class PlannedForget(_Strict):
+    memory_id: str
+    importance: float
+    reason: str
+
+
+class ConsolidateOut(_Strict):
+    dry_run: bool
+    live: int = Field(description="The user's live memories before the pass.")
+    forgotten: list[PlannedForget] = Field(description="What the pass forgets (or, dry, would forget).")
+    events: list[AppendedOut] = Field(description="The MemoryForgotten events appended (none when dry).")
 
 
 class SourceTurn(_Strict):

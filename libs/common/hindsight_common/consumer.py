@@ -149,6 +149,8 @@ class Consumer:
         position = batch_position(records)
         good = []
         for r in records:
+            if r.skipped:  # its user was erased (security/sealed_log.py): nothing to do
+                continue
             if r.event is None:
                 await self._dead_letter(r, r.error or "unparseable record")
             else:

@@ -103,7 +103,7 @@ async def documents_of(records: Sequence[LogRecord], lookup: Lookup) -> list[tup
                 continue
             if isinstance(e, MemoryForgotten):
                 memory = known.get((d.tenant, d.id))
-                if memory is not None and memory.content:
+                if memory is not None:  # content and all (a purged one has none left)
                     d = replace(memory, type="forgotten", stream=d.stream, offset=d.offset)
             elif isinstance(e, MemoryQuarantined | MemoryReleased):
                 held = screened(e, known.get((d.tenant, d.id)), d)

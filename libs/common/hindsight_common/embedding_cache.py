@@ -49,5 +49,9 @@ class CachedEmbedder(Embedder):
         self.hits += len(keys) - len(missing)
         return [found[k] for k in keys]
 
+    async def forget(self, texts: Sequence[str]) -> None:
+        """Drop these texts' cached vectors (an erased user's documents)."""
+        await self.cache.delete(self.model_id, [content_hash(t) for t in texts])
+
     async def embed_queries(self, texts: Sequence[str]) -> list[list[float]]:
         return await self.inner.embed_queries(texts)

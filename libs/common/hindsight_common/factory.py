@@ -14,6 +14,7 @@ from hindsight_common.ports.credentials import Credentials
 from hindsight_common.ports.embedder import Embedder
 from hindsight_common.ports.embedding_cache import EmbeddingCache
 from hindsight_common.ports.graph import GraphStore
+from hindsight_common.ports.key_vault import KeyVault
 from hindsight_common.ports.log import EventLog
 from hindsight_common.ports.projection import TextIndex, VectorIndex
 from hindsight_common.ports.reflect_state import ReflectState
@@ -26,6 +27,33 @@ if TYPE_CHECKING:
 
 
 def make_log(settings: Settings) -> EventLog:
+    """The log adapter, sealing content with per-user data keys unless
+    ``HINDSIGHT_SEAL_LOG=false`` (``security/sealed_log.py``)."""
+    inner = _make_log(settings)
+    if not settings.seal_log:
+        return inner
+    from hindsight_common.security.data_keys import DataKeys, master_key_from_settings
+    from hindsight_common.security.sealed_log import SealedLog
+
+    # The master key is read on first use: the services check it at start
+    # (process.py), a command that only reads the audit stream never needs it.
+    return SealedLog(inner, DataKeys(make_key_vault(settings), lambda: master_key_from_settings(settings)))
+
+
+def make_key_vault(settings: Settings) -> KeyVault:
+    """Where the wrapped data keys live: SQLite beside the log's state, or PostgreSQL."""
+    if settings.log_backend == "sqlite":
+        from hindsight_common.adapters.sqlite_key_vault import SqliteKeyVault
+
+        return SqliteKeyVault(settings.key_vault_path)
+    if settings.log_backend == "kafka":
+        from hindsight_common.adapters.postgres_key_vault import PostgresKeyVault
+
+        return PostgresKeyVault(_postgres_state(settings, "the key vault in cluster mode"))
+    raise ConfigurationError(f"no key vault for log backend {settings.log_backend!r}")
+
+
+def _make_log(settings: Settings) -> EventLog:
     if settings.log_backend == "sqlite":
         from hindsight_common.adapters.sqlite_log import SqliteLog
 

@@ -208,6 +208,18 @@ class Settings(BaseSettings):
         description="Embedding similarity at or above which two memories of one subject with the same key "
         "or entities are near-duplicates and merged.",
     )
+    # Importance and forgetting (consolidation/importance.py, consolidation/forgetting.py).
+    importance_use_weight: float = Field(0.5, ge=0, le=1, description="How far use (accesses) lifts importance towards 1.")
+    importance_use_saturation: int = Field(20, ge=1, description="Accesses at which the use term is full.")
+    importance_half_life_days: float = Field(
+        30.0, gt=0, description="Idle days that halve a memory's importance, times stated / (1.1 - stated).")
+    forget_threshold: float = Field(0.2, ge=0, le=1, description="A pass forgets memories below this importance.")
+    forget_min_age_days: float = Field(30.0, ge=0, description="A pass never forgets a memory younger than this.")
+    forget_max_share: float = Field(
+        0.1, ge=0, le=1, description="A pass forgets at most this share of one user's live memories.")
+    forget_grace_days: float = Field(
+        30.0, ge=0, description="Days a forgotten memory can be restored before a pass purges its content.")
+    forget_interval_s: float = Field(3600.0, ge=0, description="Seconds between consolidate's forgetting passes; 0: none.")
     recall_candidates: int | None = Field(
         None, ge=1, description="Candidates per path before fusion (default: the preset's)."
     )
@@ -216,6 +228,13 @@ class Settings(BaseSettings):
         5.0, ge=0,
         description="How often query appends the batched MemoryAccessed counts; 0: not recorded.",
     )
+
+    # Erasure (security/data_keys.py): content on the log is sealed with a per-user data key,
+    # wrapped by this master key (base64 of 32 bytes). Unset: master_key_file, else (embedded)
+    # <data dir>/keys/master.key, generated on first start; a cluster must be given one.
+    master_key: str | None = Field(None, repr=False, description="Base64 of the 32-byte master key.")
+    master_key_file: Path | None = Field(None, description="A file holding the base64 master key.")
+    seal_log: bool = Field(True, description="Encrypt content on the log with per-user data keys.")
 
     # Injection screening (security/screening.py): quarantine suspected injections.
     screening: bool = Field(True, description="Screen turns at ingest and memories in reflect.")
@@ -275,6 +294,15 @@ class Settings(BaseSettings):
     def signing_keyring_path(self) -> Path:
         """The embedded mode's generated keyring (when no keys are configured)."""
         return self.data_dir / "keys" / "signing.json"
+
+    @property
+    def master_key_path(self) -> Path:
+        """The embedded mode's generated master key (when none is configured)."""
+        return self.data_dir / "keys" / "master.key"
+
+    @property
+    def key_vault_path(self) -> Path:
+        return self.data_dir / "state" / "keys.sqlite3"
 
     @property
     def graph_path(self) -> Path:

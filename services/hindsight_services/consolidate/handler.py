@@ -6,6 +6,11 @@ deterministic fold in ``hindsight_common/consolidation/state.py``, and the decis
 implies (``MemoriesMerged``, ``MemorySuperseded``, ``MemoryConflicted``) are appended
 to the memories stream before the batch's position is recorded, so none is lost.
 
+Every ``forget_interval_s`` (checked after each batch and when the log is idle) it runs
+a forgetting pass (``consolidation/forgetting.py``) over the fold at the current time and
+appends its ``MemoryForgotten`` events; a replay reads them back instead of deciding
+again, so the live set after a rebuild is the one before it.
+
 Consolidate keeps no state of its own on disk: on start, ``resume`` rebuilds the fold
 from the log (memories up to the position the access store holds; recorded decisions
 from the whole stream), so what it decides next is what it would have decided without
@@ -15,10 +20,13 @@ crash decides the same events again, and those already on the log are not append
 
 from __future__ import annotations
 
+import time
 from array import array
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from datetime import datetime
 from uuid import UUID
 
+from hindsight_common.consolidation.forgetting import FORGOTTEN_BY, ForgetPolicy, forgotten_events, plan, purges
 from hindsight_common.consolidation.rules import entity_set, norm
 from hindsight_common.consolidation.state import DEFAULT_SIMILARITY, ConsolidationState
 from hindsight_common.events import (
@@ -29,7 +37,9 @@ from hindsight_common.events import (
     MemoryExtracted,
     MemoryQuarantined,
     MemoryForgotten,
+    MemoryPurged,
     MemorySuperseded,
+    utcnow,
 )
 from hindsight_common.ports.access import AccessCounts, AccessIncrement
 from hindsight_common.ports.embedder import Embedder
@@ -62,10 +72,12 @@ async def stream_records(log_: EventLog, stream: str, partition: int, page: int 
 class Consolidate:
     def __init__(
         self, accesses: AccessCounts, log_: EventLog | None = None, embedder: Embedder | None = None,
-        *, similarity: float = DEFAULT_SIMILARITY,
+        *, similarity: float = DEFAULT_SIMILARITY, policy: ForgetPolicy = ForgetPolicy(),
+        forget_interval_s: float = 0.0, clock: Callable[[], datetime] = utcnow,
     ) -> None:
         """Without ``log_`` it only counts accesses; without ``embedder`` it merges exact
-        repeats and supersedes, but finds no near-duplicates."""
+        repeats and supersedes, but finds no near-duplicates. A ``forget_interval_s`` of 0
+        runs no periodic forgetting pass."""
         self._accesses = accesses
         self._log = log_
         self._embedder = embedder
@@ -77,6 +89,10 @@ class Consolidate:
         self._stale = False  # a batch failed half-way: rebuild before the next one
         self.seen = 0
         self.decided = 0
+        self.policy = policy
+        self._forget_every = forget_interval_s
+        self._clock = clock
+        self._last_pass = time.monotonic()
 
     async def resume(self) -> Position:
         """Where the consumer resumes (the access store's position), after rebuilding the
@@ -133,6 +149,42 @@ class Consolidate:
             raise
         await self._accesses.add(access_increments(records), position)
         self.seen += len(records)
+        await self.on_idle()
+
+    async def on_idle(self) -> None:
+        """Run the periodic forgetting pass when it is due."""
+        if self._log is None or self._forget_every <= 0 or time.monotonic() - self._last_pass < self._forget_every:
+            return
+        self._last_pass = time.monotonic()
+        if self._stale:
+            return  # the next batch rebuilds first; the pass waits for it
+        try:
+            await self.forgetting_pass(self._clock())
+        except BaseException:
+            self._stale = True
+            raise
+
+    async def forgetting_pass(
+        self, reference: datetime, *, tenant: str | None = None, user: str | None = None,
+    ) -> list[Event]:
+        """Purge what was forgotten longer ago than the grace period, then forget what the
+        policy says at ``reference`` (appended, then folded); the events, those already on
+        the log included."""
+        assert self._log is not None
+        events: list[Event] = [*purges(self.state, reference, self.policy, tenant=tenant, user=user),
+                               *forgotten_events(self.state, plan(self.state, reference, self.policy, tenant=tenant,
+                                                                  user=user), reference)]
+        fresh = [e for e in events if e.event_id not in self._on_log]
+        if fresh:
+            await self._log.append(MEMORIES, fresh)  # durable before the state moves on
+            self.decided += len(fresh)
+        for e in events:
+            self.state.observe(e)
+            self._on_log.add(e.event_id)
+            if isinstance(e, MemoryForgotten):
+                self._vectors.pop(e.memory_id, None)
+                self._contents.pop(e.memory_id, None)
+        return events
 
     async def _fold(self, events: Sequence[Event], *, append: bool) -> None:
         if self._log is None:
@@ -147,9 +199,10 @@ class Consolidate:
                 if e.memory_id in held:
                     continue
                 decisions += self.state.decide(e, self._vectors.get)
-            elif not isinstance(e, MemoryAccessed):
+            else:
                 self.state.observe(e)
-                if isinstance(e, DECISIONS):
+                if isinstance(e, (*DECISIONS, MemoryPurged)) or (
+                        isinstance(e, MemoryForgotten) and e.forgotten_by == FORGOTTEN_BY):
                     self._on_log.add(e.event_id)
         if append:
             fresh = [d for d in decisions if d.event_id not in self._on_log]

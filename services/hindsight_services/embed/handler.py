@@ -5,16 +5,31 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from hindsight_common.documents import documents_of, last_states
+from hindsight_common.embedding_cache import CachedEmbedder
 from hindsight_common.ports.embedder import Embedder
 from hindsight_common.ports.log import LogRecord, Position
 from hindsight_common.ports.projection import Embedded, VectorIndex
 from hindsight_common.telemetry import span
 
 
+_PAGE = 500
+
+
 class Embed:
     def __init__(self, embedder: Embedder, index: VectorIndex) -> None:
         self._embedder = embedder
         self._index = index
+
+    async def purge(self, tenant: str, user: str) -> None:
+        """An erased user's vectors and payloads (``hindsight_common/erasure.py``), and their
+        documents' entries in the embedding cache (found through the index, before it
+        forgets them; the index has no listing by user, so the tenant's ids are read)."""
+        if isinstance(self._embedder, CachedEmbedder):
+            ids = await self._index.ids(tenant)
+            texts = [d.search_text for start in range(0, len(ids), _PAGE)
+                     for d in await self._index.get(tenant, ids[start:start + _PAGE]) if d.user == user]
+            await self._embedder.forget(texts)
+        await self._index.purge_user(tenant, user)
 
     async def handle(self, records: Sequence[LogRecord], position: Position) -> None:
         """Idempotent: a redelivered event overwrites its own point (same id). A forgotten

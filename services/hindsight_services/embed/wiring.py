@@ -9,11 +9,12 @@ from hindsight_common.ports.embedding_cache import EmbeddingCache
 from hindsight_common.ports.log import EventLog
 from hindsight_common.ports.projection import VectorIndex
 from hindsight_common.settings import Settings
-from hindsight_common.streams import INTERACTIONS, MEMORIES
+from hindsight_common.erasure import erasing
+from hindsight_common.streams import CONTROL, INTERACTIONS, MEMORIES
 from hindsight_services.embed.handler import Embed
 
 GROUP = "embed"
-STREAMS = (INTERACTIONS, MEMORIES)
+STREAMS = (INTERACTIONS, MEMORIES, CONTROL)  # control: SubjectErased
 
 
 def consumer(
@@ -21,11 +22,12 @@ def consumer(
     cache: EmbeddingCache | None = None,
 ) -> Consumer:
     """With ``cache``, documents embedded before (same text, same model) are not embedded again."""
+    embed = Embed(CachedEmbedder(embedder, cache) if cache is not None else embedder, index)
     return Consumer(
         log,
         GROUP,
         STREAMS,
-        Embed(CachedEmbedder(embedder, cache) if cache is not None else embedder, index).handle,
+        erasing(embed.handle, embed.purge, what=GROUP),
         resume_from=index.position,
         batch_size=settings.consumer_batch,
         poll_timeout_s=settings.poll_timeout_s,

@@ -32,6 +32,7 @@ from hindsight_common.api import (
     MAX_OFFSET,
     MemoryDetailOut,
     MemoryHistoryOut,
+    MemoryActionIn,
     MemoryListOut,
     MemoryOut,
     MemoryState,
@@ -290,6 +291,14 @@ def forget_response(out: AppendedOut) -> pb.ForgetResponse:
     return pb.ForgetResponse(event=_appended(out))
 
 
+def memory_action_in(msg: pb.MemoryActionRequest) -> MemoryActionIn:
+    return validate(MemoryActionIn, {"user": msg.user, "reason": msg.reason, **present(msg, "tenant")})
+
+
+def memory_action_response(out: AppendedOut) -> pb.MemoryActionResponse:
+    return pb.MemoryActionResponse(event=_appended(out))
+
+
 def _memory(m: MemoryOut) -> pb.Memory:
     return pb.Memory(
         id=m.id, type=m.type, kind=m.kind, key=m.key, confidence=m.confidence, tags=m.tags,
@@ -303,7 +312,8 @@ def _state(m: MemoryState) -> dict[str, Any]:
     return {
         "reinforced_count": m.reinforced_count, "last_reinforced_at": m.last_reinforced_at,
         "importance": m.importance, "superseded_by": m.superseded_by, "supersedes": m.supersedes,
-        "merged_into": m.merged_into, "merged_from": m.merged_from,
+        "merged_into": m.merged_into, "merged_from": m.merged_from, "pinned": m.pinned,
+        "expires_at": m.expires_at,
     }
 
 

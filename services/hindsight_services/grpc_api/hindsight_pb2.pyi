@@ -65,7 +65,7 @@ class RecallRequest(_message.Message):
     def __init__(self, tenant: _Optional[str] = ..., user: _Optional[str] = ..., session: _Optional[str] = ..., agent: _Optional[str] = ..., query: _Optional[str] = ..., k: _Optional[int] = ..., types: _Optional[_Iterable[str]] = ..., since: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., until: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., preset: _Optional[str] = ..., reference_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., kinds: _Optional[_Iterable[str]] = ..., keys: _Optional[_Iterable[str]] = ..., tags: _Optional[_Iterable[str]] = ..., budget_tokens: _Optional[int] = ..., explain: _Optional[bool] = ..., include: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class RecallItem(_message.Message):
-    __slots__ = ("id", "type", "kind", "key", "confidence", "tags", "content", "speaker", "role", "session", "user", "occurred_at", "score", "scores", "ranks", "provenance", "context_for", "explain", "reinforced_count", "last_reinforced_at", "importance", "superseded_by", "supersedes", "merged_into", "merged_from")
+    __slots__ = ("id", "type", "kind", "key", "confidence", "tags", "content", "speaker", "role", "session", "user", "occurred_at", "score", "scores", "ranks", "provenance", "context_for", "explain", "reinforced_count", "last_reinforced_at", "importance", "superseded_by", "supersedes", "merged_into", "merged_from", "pinned", "expires_at")
     class ScoresEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -105,6 +105,8 @@ class RecallItem(_message.Message):
     SUPERSEDES_FIELD_NUMBER: _ClassVar[int]
     MERGED_INTO_FIELD_NUMBER: _ClassVar[int]
     MERGED_FROM_FIELD_NUMBER: _ClassVar[int]
+    PINNED_FIELD_NUMBER: _ClassVar[int]
+    EXPIRES_AT_FIELD_NUMBER: _ClassVar[int]
     id: str
     type: str
     kind: str
@@ -130,7 +132,9 @@ class RecallItem(_message.Message):
     supersedes: _containers.RepeatedScalarFieldContainer[str]
     merged_into: str
     merged_from: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, id: _Optional[str] = ..., type: _Optional[str] = ..., kind: _Optional[str] = ..., key: _Optional[str] = ..., confidence: _Optional[float] = ..., tags: _Optional[_Iterable[str]] = ..., content: _Optional[str] = ..., speaker: _Optional[str] = ..., role: _Optional[str] = ..., session: _Optional[str] = ..., user: _Optional[str] = ..., occurred_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., score: _Optional[float] = ..., scores: _Optional[_Mapping[str, float]] = ..., ranks: _Optional[_Mapping[str, int]] = ..., provenance: _Optional[_Union[Provenance, _Mapping]] = ..., context_for: _Optional[str] = ..., explain: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., reinforced_count: _Optional[int] = ..., last_reinforced_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., importance: _Optional[float] = ..., superseded_by: _Optional[str] = ..., supersedes: _Optional[_Iterable[str]] = ..., merged_into: _Optional[str] = ..., merged_from: _Optional[_Iterable[str]] = ...) -> None: ...
+    pinned: bool
+    expires_at: _timestamp_pb2.Timestamp
+    def __init__(self, id: _Optional[str] = ..., type: _Optional[str] = ..., kind: _Optional[str] = ..., key: _Optional[str] = ..., confidence: _Optional[float] = ..., tags: _Optional[_Iterable[str]] = ..., content: _Optional[str] = ..., speaker: _Optional[str] = ..., role: _Optional[str] = ..., session: _Optional[str] = ..., user: _Optional[str] = ..., occurred_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., score: _Optional[float] = ..., scores: _Optional[_Mapping[str, float]] = ..., ranks: _Optional[_Mapping[str, int]] = ..., provenance: _Optional[_Union[Provenance, _Mapping]] = ..., context_for: _Optional[str] = ..., explain: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., reinforced_count: _Optional[int] = ..., last_reinforced_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., importance: _Optional[float] = ..., superseded_by: _Optional[str] = ..., supersedes: _Optional[_Iterable[str]] = ..., merged_into: _Optional[str] = ..., merged_from: _Optional[_Iterable[str]] = ..., pinned: _Optional[bool] = ..., expires_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class RecallResponse(_message.Message):
     __slots__ = ("items",)
@@ -292,6 +296,24 @@ class ForgetResponse(_message.Message):
     event: AppendedEvent
     def __init__(self, event: _Optional[_Union[AppendedEvent, _Mapping]] = ...) -> None: ...
 
+class MemoryActionRequest(_message.Message):
+    __slots__ = ("memory_id", "tenant", "user", "reason")
+    MEMORY_ID_FIELD_NUMBER: _ClassVar[int]
+    TENANT_FIELD_NUMBER: _ClassVar[int]
+    USER_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    memory_id: str
+    tenant: str
+    user: str
+    reason: str
+    def __init__(self, memory_id: _Optional[str] = ..., tenant: _Optional[str] = ..., user: _Optional[str] = ..., reason: _Optional[str] = ...) -> None: ...
+
+class MemoryActionResponse(_message.Message):
+    __slots__ = ("event",)
+    EVENT_FIELD_NUMBER: _ClassVar[int]
+    event: AppendedEvent
+    def __init__(self, event: _Optional[_Union[AppendedEvent, _Mapping]] = ...) -> None: ...
+
 class ListMemoriesRequest(_message.Message):
     __slots__ = ("tenant", "user", "session", "types", "kinds", "keys", "tags", "limit", "offset", "include")
     TENANT_FIELD_NUMBER: _ClassVar[int]
@@ -317,7 +339,7 @@ class ListMemoriesRequest(_message.Message):
     def __init__(self, tenant: _Optional[str] = ..., user: _Optional[str] = ..., session: _Optional[str] = ..., types: _Optional[_Iterable[str]] = ..., kinds: _Optional[_Iterable[str]] = ..., keys: _Optional[_Iterable[str]] = ..., tags: _Optional[_Iterable[str]] = ..., limit: _Optional[int] = ..., offset: _Optional[int] = ..., include: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class Memory(_message.Message):
-    __slots__ = ("id", "type", "kind", "key", "confidence", "tags", "content", "speaker", "session", "user", "occurred_at", "provenance", "reinforced_count", "last_reinforced_at", "importance", "superseded_by", "supersedes", "merged_into", "merged_from")
+    __slots__ = ("id", "type", "kind", "key", "confidence", "tags", "content", "speaker", "session", "user", "occurred_at", "provenance", "reinforced_count", "last_reinforced_at", "importance", "superseded_by", "supersedes", "merged_into", "merged_from", "pinned", "expires_at")
     ID_FIELD_NUMBER: _ClassVar[int]
     TYPE_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
@@ -337,6 +359,8 @@ class Memory(_message.Message):
     SUPERSEDES_FIELD_NUMBER: _ClassVar[int]
     MERGED_INTO_FIELD_NUMBER: _ClassVar[int]
     MERGED_FROM_FIELD_NUMBER: _ClassVar[int]
+    PINNED_FIELD_NUMBER: _ClassVar[int]
+    EXPIRES_AT_FIELD_NUMBER: _ClassVar[int]
     id: str
     type: str
     kind: str
@@ -356,7 +380,9 @@ class Memory(_message.Message):
     supersedes: _containers.RepeatedScalarFieldContainer[str]
     merged_into: str
     merged_from: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, id: _Optional[str] = ..., type: _Optional[str] = ..., kind: _Optional[str] = ..., key: _Optional[str] = ..., confidence: _Optional[float] = ..., tags: _Optional[_Iterable[str]] = ..., content: _Optional[str] = ..., speaker: _Optional[str] = ..., session: _Optional[str] = ..., user: _Optional[str] = ..., occurred_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., provenance: _Optional[_Union[Provenance, _Mapping]] = ..., reinforced_count: _Optional[int] = ..., last_reinforced_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., importance: _Optional[float] = ..., superseded_by: _Optional[str] = ..., supersedes: _Optional[_Iterable[str]] = ..., merged_into: _Optional[str] = ..., merged_from: _Optional[_Iterable[str]] = ...) -> None: ...
+    pinned: bool
+    expires_at: _timestamp_pb2.Timestamp
+    def __init__(self, id: _Optional[str] = ..., type: _Optional[str] = ..., kind: _Optional[str] = ..., key: _Optional[str] = ..., confidence: _Optional[float] = ..., tags: _Optional[_Iterable[str]] = ..., content: _Optional[str] = ..., speaker: _Optional[str] = ..., session: _Optional[str] = ..., user: _Optional[str] = ..., occurred_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., provenance: _Optional[_Union[Provenance, _Mapping]] = ..., reinforced_count: _Optional[int] = ..., last_reinforced_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., importance: _Optional[float] = ..., superseded_by: _Optional[str] = ..., supersedes: _Optional[_Iterable[str]] = ..., merged_into: _Optional[str] = ..., merged_from: _Optional[_Iterable[str]] = ..., pinned: _Optional[bool] = ..., expires_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class ListMemoriesResponse(_message.Message):
     __slots__ = ("items", "next_offset")
@@ -411,3 +437,23 @@ class GetMemoryHistoryResponse(_message.Message):
     live: str
     versions: _containers.RepeatedCompositeFieldContainer[Memory]
     def __init__(self, memory_id: _Optional[str] = ..., live: _Optional[str] = ..., versions: _Optional[_Iterable[_Union[Memory, _Mapping]]] = ...) -> None: ...
+
+class EraseUserRequest(_message.Message):
+    __slots__ = ("tenant", "user", "reason")
+    TENANT_FIELD_NUMBER: _ClassVar[int]
+    USER_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    tenant: str
+    user: str
+    reason: str
+    def __init__(self, tenant: _Optional[str] = ..., user: _Optional[str] = ..., reason: _Optional[str] = ...) -> None: ...
+
+class EraseUserResponse(_message.Message):
+    __slots__ = ("keys_destroyed", "event", "next")
+    KEYS_DESTROYED_FIELD_NUMBER: _ClassVar[int]
+    EVENT_FIELD_NUMBER: _ClassVar[int]
+    NEXT_FIELD_NUMBER: _ClassVar[int]
+    keys_destroyed: int
+    event: AppendedEvent
+    next: str
+    def __init__(self, keys_destroyed: _Optional[int] = ..., event: _Optional[_Union[AppendedEvent, _Mapping]] = ..., next: _Optional[str] = ...) -> None: ...

@@ -80,6 +80,26 @@ class HindsightStub:
                 request_serializer=hindsight_dot_v1_dot_hindsight__pb2.GetMemoryRequest.SerializeToString,
                 response_deserializer=hindsight_dot_v1_dot_hindsight__pb2.GetMemoryHistoryResponse.FromString,
                 _registered_method=True)
+        self.EraseUser = channel.unary_unary(
+                '/hindsight.v1.Hindsight/EraseUser',
+                request_serializer=hindsight_dot_v1_dot_hindsight__pb2.EraseUserRequest.SerializeToString,
+                response_deserializer=hindsight_dot_v1_dot_hindsight__pb2.EraseUserResponse.FromString,
+                _registered_method=True)
+        self.PinMemory = channel.unary_unary(
+                '/hindsight.v1.Hindsight/PinMemory',
+                request_serializer=hindsight_dot_v1_dot_hindsight__pb2.MemoryActionRequest.SerializeToString,
+                response_deserializer=hindsight_dot_v1_dot_hindsight__pb2.MemoryActionResponse.FromString,
+                _registered_method=True)
+        self.UnpinMemory = channel.unary_unary(
+                '/hindsight.v1.Hindsight/UnpinMemory',
+                request_serializer=hindsight_dot_v1_dot_hindsight__pb2.MemoryActionRequest.SerializeToString,
+                response_deserializer=hindsight_dot_v1_dot_hindsight__pb2.MemoryActionResponse.FromString,
+                _registered_method=True)
+        self.RestoreMemory = channel.unary_unary(
+                '/hindsight.v1.Hindsight/RestoreMemory',
+                request_serializer=hindsight_dot_v1_dot_hindsight__pb2.MemoryActionRequest.SerializeToString,
+                response_deserializer=hindsight_dot_v1_dot_hindsight__pb2.MemoryActionResponse.FromString,
+                _registered_method=True)
 
 
 class HindsightServicer:
@@ -164,6 +184,38 @@ class HindsightServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def EraseUser(self, request, context):
+        """Erase a user (scope erase): their data keys are destroyed, so their content on the
+        log can never be read again, and every projection and cache deletes what it holds
+        of them as it applies the SubjectErased event. Same as DELETE /v1/users/{user}.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def PinMemory(self, request, context):
+        """Pin a memory: no forgetting pass touches it. Same as POST /v1/memories/{memory_id}:pin.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def UnpinMemory(self, request, context):
+        """Unpin a memory: forgetting passes judge it by its importance again. Same as
+        POST /v1/memories/{memory_id}:unpin.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RestoreMemory(self, request, context):
+        """Restore a forgotten memory: recall serves it again once the projections have
+        applied the event. Same as POST /v1/memories/{memory_id}:restore.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_HindsightServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -211,6 +263,26 @@ def add_HindsightServicer_to_server(servicer, server):
                     servicer.GetMemoryHistory,
                     request_deserializer=hindsight_dot_v1_dot_hindsight__pb2.GetMemoryRequest.FromString,
                     response_serializer=hindsight_dot_v1_dot_hindsight__pb2.GetMemoryHistoryResponse.SerializeToString,
+            ),
+            'EraseUser': grpc.unary_unary_rpc_method_handler(
+                    servicer.EraseUser,
+                    request_deserializer=hindsight_dot_v1_dot_hindsight__pb2.EraseUserRequest.FromString,
+                    response_serializer=hindsight_dot_v1_dot_hindsight__pb2.EraseUserResponse.SerializeToString,
+            ),
+            'PinMemory': grpc.unary_unary_rpc_method_handler(
+                    servicer.PinMemory,
+                    request_deserializer=hindsight_dot_v1_dot_hindsight__pb2.MemoryActionRequest.FromString,
+                    response_serializer=hindsight_dot_v1_dot_hindsight__pb2.MemoryActionResponse.SerializeToString,
+            ),
+            'UnpinMemory': grpc.unary_unary_rpc_method_handler(
+                    servicer.UnpinMemory,
+                    request_deserializer=hindsight_dot_v1_dot_hindsight__pb2.MemoryActionRequest.FromString,
+                    response_serializer=hindsight_dot_v1_dot_hindsight__pb2.MemoryActionResponse.SerializeToString,
+            ),
+            'RestoreMemory': grpc.unary_unary_rpc_method_handler(
+                    servicer.RestoreMemory,
+                    request_deserializer=hindsight_dot_v1_dot_hindsight__pb2.MemoryActionRequest.FromString,
+                    response_serializer=hindsight_dot_v1_dot_hindsight__pb2.MemoryActionResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -457,6 +529,114 @@ class Hindsight:
             '/hindsight.v1.Hindsight/GetMemoryHistory',
             hindsight_dot_v1_dot_hindsight__pb2.GetMemoryRequest.SerializeToString,
             hindsight_dot_v1_dot_hindsight__pb2.GetMemoryHistoryResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def EraseUser(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/hindsight.v1.Hindsight/EraseUser',
+            hindsight_dot_v1_dot_hindsight__pb2.EraseUserRequest.SerializeToString,
+            hindsight_dot_v1_dot_hindsight__pb2.EraseUserResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def PinMemory(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/hindsight.v1.Hindsight/PinMemory',
+            hindsight_dot_v1_dot_hindsight__pb2.MemoryActionRequest.SerializeToString,
+            hindsight_dot_v1_dot_hindsight__pb2.MemoryActionResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def UnpinMemory(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/hindsight.v1.Hindsight/UnpinMemory',
+            hindsight_dot_v1_dot_hindsight__pb2.MemoryActionRequest.SerializeToString,
+            hindsight_dot_v1_dot_hindsight__pb2.MemoryActionResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RestoreMemory(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/hindsight.v1.Hindsight/RestoreMemory',
+            hindsight_dot_v1_dot_hindsight__pb2.MemoryActionRequest.SerializeToString,
+            hindsight_dot_v1_dot_hindsight__pb2.MemoryActionResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -43,7 +43,7 @@ from grpc_reflection.v1alpha import reflection
 from pydantic import ValidationError
 
 from hindsight_common.admin import require_admin
-from hindsight_common.api import ForgetIn, IngestRequest, RecallIn, ReflectIn, SessionCloseIn
+from hindsight_common.api import ForgetIn, IngestRequest, MemoryActionIn, RecallIn, ReflectIn, SessionCloseIn
 from hindsight_common.errors import (
     AuthError,
     ConfigurationError,
@@ -58,6 +58,8 @@ from hindsight_common.errors import (
     RateLimited,
     ServiceUnavailable,
 )
+from hindsight_common.events.audit import ANONYMOUS, AuditRecorded
+from hindsight_common.events.base import utcnow
 from hindsight_common.security.credentials import Principal
 from hindsight_common.security.credentials_access import Authenticator, forbidden_event, require_scope, tenant_for
 from hindsight_common.security.credentials_limits import retry_after_header
@@ -157,7 +159,7 @@ def idempotency_key(msg: pb.RetainRequest) -> str | None:
 
 
 Context = grpc.aio.ServicerContext
-B = TypeVar("B", IngestRequest, SessionCloseIn, ReflectIn, ForgetIn, RecallIn)
+B = TypeVar("B", IngestRequest, SessionCloseIn, ReflectIn, ForgetIn, RecallIn, MemoryActionIn)
 # Who the current rpc acts as, for the audit of a refusal (each rpc runs in its own task).
 _CALLER: ContextVar[tuple[Principal | None, str]] = ContextVar("hindsight_grpc_caller")
 
@@ -280,6 +282,49 @@ class HindsightServicer(pb_grpc.HindsightServicer):
             return convert.forget_response(out)
 
         return await self._answer(context, work)
+
+    async def EraseUser(  # noqa: N802
+        self, request: pb.EraseUserRequest, context: Context[pb.EraseUserRequest, pb.EraseUserResponse]
+    ) -> pb.EraseUserResponse:
+        async def work() -> pb.EraseUserResponse:
+            principal = await self._principal(context, "erase", "EraseUser")
+            tenant = self._tenant(principal, request.tenant if request.HasField("tenant") else None)
+            actor = principal.key_id if principal else ANONYMOUS
+            out = await self._ingest().erase(tenant, request.user, actor, request.reason)
+            if self._auth.audit is not None:
+                self._auth.audit.note(AuditRecorded(
+                    tenant=tenant, user=actor, occurred_at=utcnow(), action="subject.erase", outcome="ok",
+                    credential=principal.key_id if principal else None, interface="grpc", target=request.user))
+            return pb.EraseUserResponse(
+                keys_destroyed=out.keys_destroyed, next=out.next,
+                event=pb.AppendedEvent(event_id=out.event.event_id, offset=out.event.offset))
+
+        return await self._answer(context, work)
+    async def PinMemory(  # noqa: N802
+        self, request: pb.MemoryActionRequest, context: Context[pb.MemoryActionRequest, pb.MemoryActionResponse]
+    ) -> pb.MemoryActionResponse:
+        return await self._memory_action("pin", "PinMemory", request, context)
+
+    async def UnpinMemory(  # noqa: N802
+        self, request: pb.MemoryActionRequest, context: Context[pb.MemoryActionRequest, pb.MemoryActionResponse]
+    ) -> pb.MemoryActionResponse:
+        return await self._memory_action("unpin", "UnpinMemory", request, context)
+
+    async def RestoreMemory(  # noqa: N802
+        self, request: pb.MemoryActionRequest, context: Context[pb.MemoryActionRequest, pb.MemoryActionResponse]
+    ) -> pb.MemoryActionResponse:
+        return await self._memory_action("restore", "RestoreMemory", request, context)
+
+    async def _memory_action(
+        self, action: str, rpc: str, request: pb.MemoryActionRequest,
+        context: Context[pb.MemoryActionRequest, pb.MemoryActionResponse],
+    ) -> pb.MemoryActionResponse:
+        async def work() -> pb.MemoryActionResponse:
+            principal = await self._principal(context, "write", rpc)
+            body = self._bind(principal, convert.memory_action_in(request))
+            return convert.memory_action_response(await self._ingest().lifecycle(action, request.memory_id, body))
+
+        return await self._answer(context, work, rpc)
 
     async def ListMemories(  # noqa: N802
         self,

@@ -12,16 +12,21 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import re
 from dataclasses import replace
+from datetime import timedelta
 from uuid import UUID
 
 from pydantic import JsonValue
 
 from hindsight_common.api import (
     AppendedOut,
+    ErasureOut,
     ForgetIn,
     IngestRequest,
     IngestResponse,
+    ExpireIn,
+    MemoryActionIn,
     ReflectIn,
     ReleaseIn,
     SessionCloseIn,
@@ -34,6 +39,9 @@ from hindsight_common.events import (
     SessionClosed,
     utcnow,
 )
+from hindsight_common.events.base import IDENTIFIER_PATTERN
+from hindsight_common.events.erasure import SubjectErased
+from hindsight_common.events.lifecycle import MemoryExpirySet, MemoryPinned, MemoryRestored, MemoryUnpinned
 from hindsight_common.events.security import MemoryReleased
 from hindsight_common.ports.log import EventLog, IdempotencyKey
 from hindsight_common.security.pii import COUNTERS as PII_COUNTERS
@@ -46,6 +54,7 @@ from hindsight_common.security.screening_events import request_sources, screen_i
 from hindsight_common.settings import Settings
 from hindsight_common.streams import CONTROL, INTERACTIONS, MEMORIES
 from hindsight_common.telemetry import current_carrier
+from hindsight_common.telemetry.metrics import SUBJECTS_ERASED
 
 
 def check_limits(request: IngestRequest, settings: Settings) -> None:
@@ -235,4 +244,51 @@ class Ingest:
             target=target, reason=request.reason, occurred_at=utcnow(),
         )
         [appended] = await self._log.append(MEMORIES if target == "memory" else INTERACTIONS, [event])
+        return AppendedOut(event_id=str(appended.event_id), offset=appended.offset)
+
+    async def erase(self, tenant: str, user: str, erased_by: str, reason: str = "") -> ErasureOut:
+        """Erase a user: destroy their data keys (durably: from then on none of their
+        sealed events opens), then append SubjectErased, on which every projection and
+        cache purges them. A retry after a failed append destroys nothing more and
+        appends the event again (the purges are idempotent)."""
+        if not user.strip() or len(user) > 200 or not re.fullmatch(IDENTIFIER_PATTERN, user):
+            raise InvalidInput("not a user id", [Problem("user", "1 to 200 characters, no control characters or '/'")])
+        destroyed = await self._log.destroy_subject_keys(tenant, user)
+        if destroyed:
+            SUBJECTS_ERASED.inc()
+        event = SubjectErased(tenant=tenant, user=user, occurred_at=utcnow(), keys_destroyed=destroyed,
+                              erased_by=erased_by, reason=reason)
+        [appended] = await self._log.append(CONTROL, [event])
+        return ErasureOut(
+            tenant=tenant, user=user, keys_destroyed=destroyed,
+            event=AppendedOut(event_id=str(appended.event_id), offset=appended.offset),
+            next="The user's events on the log can no longer be read. Every projection and cache "
+                 "deletes what it holds of them when it applies this SubjectErased event "
+                 "(GET /v1/status shows how far each one is); replays skip them.")
+    async def lifecycle(self, action: str, memory_id: str, request: MemoryActionIn) -> AppendedOut:
+        """Append MemoryPinned, MemoryUnpinned or MemoryRestored (``action``: pin, unpin,
+        restore) on the memories stream."""
+        try:
+            mid = UUID(memory_id)
+        except ValueError as e:
+            raise InvalidInput("not a memory id", [Problem("memory_id", "must be a UUID")]) from e
+        model = {"pin": MemoryPinned, "unpin": MemoryUnpinned, "restore": MemoryRestored}[action]
+        event = model(tenant=request.tenant or self._settings.default_tenant, user=request.user, memory_id=mid,
+                      reason=request.reason, occurred_at=utcnow())
+        [appended] = await self._log.append(MEMORIES, [event])
+        return AppendedOut(event_id=str(appended.event_id), offset=appended.offset)
+
+    async def expire(self, memory_id: str, request: ExpireIn) -> AppendedOut:
+        """Append MemoryExpirySet: ``expires_at``, or now + ``ttl_s``, or neither (clears it)."""
+        if request.expires_at is not None and request.ttl_s is not None:
+            raise InvalidInput("give expires_at or ttl_s, not both", [Problem("ttl_s", "conflicts with expires_at")])
+        try:
+            mid = UUID(memory_id)
+        except ValueError as e:
+            raise InvalidInput("not a memory id", [Problem("memory_id", "must be a UUID")]) from e
+        now = utcnow()
+        expires = request.expires_at if request.ttl_s is None else now + timedelta(seconds=request.ttl_s)
+        event = MemoryExpirySet(tenant=request.tenant or self._settings.default_tenant, user=request.user,
+                                memory_id=mid, expires_at=expires, reason=request.reason, occurred_at=now)
+        [appended] = await self._log.append(MEMORIES, [event])
         return AppendedOut(event_id=str(appended.event_id), offset=appended.offset)

@@ -25,6 +25,7 @@ from hindsight_services.api_docs import EVERY_ROUTE, WITH_BODY, errors, json_bod
 from hindsight_services.auth import bind_tenant, needs, principal_of
 from hindsight_services.http import parse_body
 from hindsight_services.ingest.handler import Ingest
+from hindsight_services.ingest.lifecycle import add_routes
 
 
 def router(get_log: Callable[[], EventLog], settings: Settings, auth: Authenticator) -> APIRouter:
@@ -128,4 +129,5 @@ def router(get_log: Callable[[], EventLog], settings: Settings, auth: Authentica
         appended = await Ingest(get_log(), settings).release(memory_id, body)
         return JSONResponse({"events": [appended.model_dump(mode="json")]}, status_code=202)
 
+    add_routes(api, get_log, settings)  # pin, unpin, restore, consolidate
     return api

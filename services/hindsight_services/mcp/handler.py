@@ -99,6 +99,7 @@ class MemoryOut(_Out):
     occurred_at: str
     reinforced_count: int = Field(0, description="How often later conversations confirmed it.")
     supersedes: list[str] = Field(default_factory=list, description="Ids of older values it replaced.")
+    pinned: bool = Field(False, description="Pinned: never forgotten by a forgetting pass.")
 
 
 class RecalledOut(MemoryOut):
@@ -140,7 +141,7 @@ def _memory(m: Memory) -> MemoryOut:
     return MemoryOut(
         id=m.id, type=m.type, kind=m.kind, key=m.key, confidence=m.confidence, tags=list(m.tags),
         content=m.content, speaker=m.speaker, session=m.session, occurred_at=m.occurred_at.isoformat(),
-        reinforced_count=m.reinforced_count, supersedes=list(m.supersedes),
+        reinforced_count=m.reinforced_count, supersedes=list(m.supersedes), pinned=m.pinned,
     )
 
 
@@ -242,6 +243,37 @@ async def forget(
     who = gw.user(user)
     with gateway_errors():
         event = await gw.client.forget(memory_id, user=who, reason=reason)
+    return Recorded(event_id=event.event_id, offset=event.offset)
+
+
+MemoryId = Annotated[str, Field(description="The memory's id, as returned by recall or list_memories.")]
+Reason = Annotated[str, Field(max_length=500, description="Why (kept in the log for audit).")]
+
+
+async def pin_memory(ctx: GatewayContext, memory_id: MemoryId, user: User = None, reason: Reason = "") -> Recorded:
+    """Pin a memory so it is never forgotten by Hindsight's forgetting passes. Use it when the
+    user says something must always be remembered. Returns the id of the pin event."""
+    return await _memory_action(ctx, "pin", memory_id, user, reason)
+
+
+async def unpin_memory(ctx: GatewayContext, memory_id: MemoryId, user: User = None, reason: Reason = "") -> Recorded:
+    """Unpin a memory: forgetting passes judge it by its importance again. Returns the id of
+    the unpin event."""
+    return await _memory_action(ctx, "unpin", memory_id, user, reason)
+
+
+async def restore_memory(ctx: GatewayContext, memory_id: MemoryId, user: User = None, reason: Reason = "") -> Recorded:
+    """Bring back a forgotten memory (list_memories with types=["forgotten"] shows them, to an
+    admin key). Once applied, recall returns it again. Returns the id of the restore event."""
+    return await _memory_action(ctx, "restore", memory_id, user, reason)
+
+
+async def _memory_action(ctx: GatewayContext, action: str, memory_id: str, user: str | None, reason: str) -> Recorded:
+    gw = _gateway(ctx)
+    who = gw.user(user)
+    call = {"pin": gw.client.pin, "unpin": gw.client.unpin, "restore": gw.client.restore}[action]
+    with gateway_errors():
+        event = await call(memory_id, user=who, reason=reason)
     return Recorded(event_id=event.event_id, offset=event.offset)
 
 

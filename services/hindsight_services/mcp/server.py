@@ -35,10 +35,13 @@ from hindsight_services.mcp.handler import (
     forget,
     list_memories,
     memory_history,
+    pin_memory,
     recall,
     reflect,
+    restore_memory,
     retain,
     session_context,
+    unpin_memory,
 )
 
 INSTRUCTIONS = """\
@@ -46,7 +49,8 @@ Hindsight is your long-term memory across conversations. Save what is worth reme
 with retain (facts, preferences, decisions, outcomes); search it with recall before you
 answer; call reflect when a conversation ends so Hindsight distills lasting memories from
 it; browse them with list_memories (memory_history shows how one changed); forget what the
-user wants forgotten or what is wrong.
+user wants forgotten or what is wrong; pin_memory what must never be forgotten
+(unpin_memory undoes it) and restore_memory what was forgotten by mistake.
 """
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, open_world_hint=False)
@@ -61,6 +65,9 @@ TOOLS: tuple[tuple[Callable[..., Any], str, ToolAnnotations], ...] = (
     (session_context, "Get a conversation's working memory", READ_ONLY),
     (list_memories, "Browse memories", READ_ONLY),
     (memory_history, "How a memory changed", READ_ONLY),
+    (pin_memory, "Pin a memory", WRITE),
+    (unpin_memory, "Unpin a memory", WRITE),
+    (restore_memory, "Restore a forgotten memory", WRITE),
 )
 
 

@@ -42,6 +42,12 @@ class Project:
         docs = await self._text.session_documents(tenant, user, session, n + 8)
         return [d for d in docs if d.type == "episodic"][:n]
 
+    async def purge(self, tenant: str, user: str) -> None:
+        """An erased user's text documents and graph nodes (``hindsight_common/erasure.py``)."""
+        await self._text.purge_user(tenant, user)
+        if self._graph is not None:
+            await self._graph.purge_user(tenant, user)
+
     async def handle(self, records: Sequence[LogRecord], position: Position) -> None:
         """Idempotent: documents are keyed by id. The text index is written first, then
         the graph, each recording the batch position in its own transaction; a failure

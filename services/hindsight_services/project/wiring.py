@@ -10,11 +10,12 @@ from hindsight_common.ports.graph import GraphStore
 from hindsight_common.ports.log import EventLog, Position
 from hindsight_common.ports.projection import TextIndex
 from hindsight_common.settings import Settings
-from hindsight_common.streams import INTERACTIONS, MEMORIES
+from hindsight_common.erasure import erasing
+from hindsight_common.streams import CONTROL, INTERACTIONS, MEMORIES
 from hindsight_services.project.handler import Project
 
 GROUP = "project"
-STREAMS = (INTERACTIONS, MEMORIES)
+STREAMS = (INTERACTIONS, MEMORIES, CONTROL)  # control: SubjectErased
 
 
 def min_position(*positions: Position) -> dict[str, int]:
@@ -43,11 +44,12 @@ def resume_position(
 def consumer(
     log: EventLog, text: TextIndex, settings: Settings, graph: GraphStore | None = None
 ) -> Consumer:
+    project = Project(text, graph)
     return Consumer(
         log,
         GROUP,
         STREAMS,
-        Project(text, graph).handle,
+        erasing(project.handle, project.purge, what=GROUP),
         resume_from=resume_position(text, graph),
         batch_size=settings.consumer_batch,
         poll_timeout_s=settings.poll_timeout_s,

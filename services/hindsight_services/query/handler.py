@@ -125,7 +125,8 @@ def memory_state(d: Document) -> dict[str, Any]:
         return {}
     return {
         "reinforced_count": d.reinforced_count, "last_reinforced_at": d.last_reinforced_at,
-        "importance": importance_of(d), "superseded_by": d.superseded_by,
+        "importance": importance_of(d), "pinned": d.pinned, "expires_at": d.expires_at,
+        "superseded_by": d.superseded_by,
         "supersedes": list(d.supersedes), "merged_into": d.merged_into, "merged_from": list(d.merged_from),
     }
 

@@ -80,6 +80,10 @@ class _Shared(Generic[P]):
         async with self.ref.using() as i:
             return await i.ids(tenant)
 
+    async def purge_user(self, tenant: str, user: str) -> int:
+        async with self.ref.using() as i:
+            return await i.purge_user(tenant, user)
+
     async def close(self) -> None:
         await self.ref.current.close()
 

@@ -88,6 +88,11 @@ class Reflect:
         self._last_tick = now()
         self.reflections = 0
 
+    async def purge(self, tenant: str, user: str) -> None:
+        """An erased user's turns, summaries and known memories (``hindsight_common/erasure.py``)."""
+        async with self._lock:
+            await self._state.purge_user(tenant, user)
+
     async def handle(self, records: Sequence[LogRecord], position: Position) -> None:
         async with self._lock:
             due: dict[SessionRef, None] = {}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from hindsight_common.consumer import Consumer
+from hindsight_common.erasure import erasing
 from hindsight_common.ports.log import EventLog
 from hindsight_common.ports.reflect_state import ReflectState
 from hindsight_common.ports.reflector import Reflector
@@ -34,7 +35,7 @@ def consumer(log: EventLog, state: ReflectState, reflector: Reflector, settings:
         log,
         GROUP,
         STREAMS,
-        reflect.handle,
+        erasing(reflect.handle, reflect.purge, what=GROUP),
         on_idle=reflect.tick,
         batch_size=settings.consumer_batch,
         poll_timeout_s=settings.poll_timeout_s,

@@ -149,6 +149,9 @@ class ElasticsearchIndex(TextIndex):
     async def get(self, tenant: str, ids: Sequence[str]) -> list[Document]:
         return await self._es.documents(tenant, ids)
 
+    async def purge_user(self, tenant: str, user: str) -> int:
+        return await self._es.purge_user(tenant, user)
+
     async def position(self) -> Position:
         return await self._es.position()
 

@@ -243,6 +243,9 @@ class AliasedIndex:
 
     async def ids(self, tenant: str) -> list[str]:
         """Every document id of ``tenant``, sorted, paged with search_after."""
+        return await self._ids({"term": {"tenant": tenant}})
+
+    async def _ids(self, query: dict[str, Any]) -> list[str]:
         await self.ready()
         out: list[str] = []
         after: list[Any] | None = None
@@ -250,7 +253,7 @@ class AliasedIndex:
             page_after = after
             response = await self.call("list ids", lambda: self.client.search(
                 index=self.alias,
-                query={"term": {"tenant": tenant}},
+                query=query,
                 sort=[{"id": "asc"}],
                 size=_PAGE,
                 source=False,
@@ -262,6 +265,22 @@ class AliasedIndex:
             if len(hits) < _PAGE:
                 return out
             after = hits[-1]["sort"]
+
+    async def purge_user(self, tenant: str, user: str) -> int:
+        """Delete one user's documents, then make the deletion physical: flush (the
+        translog) and a force merge that expunges deleted documents from the segments
+        (otherwise they stay on disk until a merge happens to pick them). By id, in bulk,
+        rather than with _delete_by_query: that needs the reindex module, which a
+        minimal Elasticsearch (deploy/local) does not have."""
+        ids = await self._ids({"bool": {"filter": [{"term": {"tenant": tenant}}, {"term": {"user": user}}]}})
+        for start in range(0, len(ids), _PAGE):
+            await self.bulk("purge user", [{"delete": {"_index": self.alias, "_id": i}}
+                                           for i in ids[start:start + _PAGE]], refresh="true")
+        if ids:
+            await self.call("flush", lambda: self.client.indices.flush(index=self.alias))
+            await self.call("expunge deletes", lambda: self.client.indices.forcemerge(
+                index=self.alias, only_expunge_deletes=True))
+        return len(ids)
 
     async def close(self) -> None:
         """Close the client. Idempotent; every later call raises ProjectionError."""

@@ -158,6 +158,9 @@ class ElasticsearchVectorIndex(VectorIndex):
             if d.get("found") and d["_source"].get("tenant") == tenant and "vector" in d["_source"]
         }
 
+    async def purge_user(self, tenant: str, user: str) -> int:
+        return await self._es.purge_user(tenant, user)
+
     async def position(self) -> Position:
         return await self._es.position()
 

@@ -150,6 +150,17 @@ class KafkaEmbeddingCache(EmbeddingCache):
             await asyncio.gather(*sent)
         known.update(encoded)
 
+    async def delete(self, model: str, hashes: Sequence[str]) -> None:
+        """Tombstones (a null value): compaction then drops the entries from the topic,
+        and every reader's load already leaves them out."""
+        producer, known = await self._started(model)
+        gone = list(dict.fromkeys(hashes))
+        async with self._guard("produce"):
+            sent = [await producer.send(self.topic, key=record_key(model, h), value=None) for h in gone]
+            await asyncio.gather(*sent)
+        for h in gone:
+            known.pop(h, None)
+
     async def count(self, model: str) -> int:
         _, known = await self._started(model)
         return len(known)

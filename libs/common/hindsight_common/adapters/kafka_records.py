@@ -50,7 +50,7 @@ def decode_record(stream: str, r: Any) -> KafkaRecord:
         event, error = None, _describe(e)
     headers: Headers = tuple((str(k), bytes(v or b"")) for k, v in (r.headers or ()))
     key = bytes(r.key).decode("utf-8", errors="replace") if r.key else ""
-    return KafkaRecord(stream, int(r.partition), int(r.offset), key, raw, event, error, headers)
+    return KafkaRecord(stream, int(r.partition), int(r.offset), key, raw, event, error, headers=headers)
 
 
 class RecentHeaders:

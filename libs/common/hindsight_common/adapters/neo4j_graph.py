@@ -44,6 +44,7 @@ from typing import Any, TypeVar
 from neo4j import AsyncDriver, AsyncGraphDatabase, AsyncManagedTransaction, unit_of_work
 from neo4j.exceptions import DriverError, Neo4jError
 
+from hindsight_common.adapters.neo4j_aliases import NamespaceAliases
 from hindsight_common.documents import from_payload, to_payload
 from hindsight_common.errors import ConfigurationError, ProjectionError
 from hindsight_common.text.entities import entity_key, entity_keys
@@ -56,8 +57,6 @@ T = TypeVar("T")
 DEFAULT_NAMESPACE = "hindsight_v1"
 DEFAULT_TIMEOUT_S = 10.0
 ALIAS_TTL_S = 1.0
-_READ_ALIAS = "MATCH (a:NamespaceAlias {name: $name}) RETURN a.target AS target"
-_WRITE_ALIAS = "MERGE (a:NamespaceAlias {name: $name}) SET a.target = $target"
 _LABELS = {"episodic": "Interaction", "semantic": "Memory", "summary": "Summary"}
 
 _SCHEMA = (
@@ -161,7 +160,7 @@ def _doc_row(item: GraphItem) -> dict[str, Any]:
     return {"tenant": d.tenant, "id": d.id, "label": _LABELS.get(d.type, ""), "props": props}
 
 
-class Neo4jGraph(GraphStore):
+class Neo4jGraph(NamespaceAliases, GraphStore):
     """The graph projection in one Neo4j database, inside one namespace.
 
     No I/O in the constructor (the factory stays sync): the driver connects, and the
@@ -267,35 +266,6 @@ class Neo4jGraph(GraphStore):
         target = await self.alias_target()
         self._resolved = (now, target or self.namespace)
         return self._resolved[1]
-
-    async def alias_target(self) -> str | None:
-        """Where the alias named after this store's namespace points; None: no alias."""
-        async def fn(tx: AsyncManagedTransaction) -> list[dict[str, Any]]:
-            result = await tx.run(_READ_ALIAS, name=self.namespace)
-            return await result.data()
-
-        rows = await self._tx(False, fn, "alias read")
-        return str(rows[0]["target"]) if rows and rows[0]["target"] else None
-
-    async def point_alias(self, target: str) -> None:
-        """Make the alias named after this store's namespace point at ``target`` (one
-        write; readers follow within ``ALIAS_TTL_S``)."""
-        async def fn(tx: AsyncManagedTransaction) -> None:
-            await (await tx.run(_WRITE_ALIAS, name=self.namespace, target=target)).consume()
-
-        await self._tx(True, fn, "alias write")
-        self._resolved = None
-
-    async def namespaces(self) -> list[str]:
-        """Every namespace that holds a position (written by some projection), sorted."""
-        rows = await self._read_any("MATCH (p:ProjectionPosition) RETURN DISTINCT p.ns AS ns")
-        return sorted(str(r["ns"]) for r in rows if r["ns"])
-
-    async def _read_any(self, query: str) -> list[dict[str, Any]]:
-        async def fn(tx: AsyncManagedTransaction) -> list[dict[str, Any]]:
-            return await (await tx.run(query)).data()
-
-        return await self._tx(False, fn, "read")
 
     async def upsert(self, items: Sequence[GraphItem], position: Position) -> None:
         docs = [_doc_row(i) for i in items]
@@ -417,6 +387,26 @@ class Neo4jGraph(GraphStore):
             tenant=tenant,
         )
         return [str(r["id"]) for r in rows]
+
+    async def purge_user(self, tenant: str, user: str) -> int:
+        async def fn(tx: AsyncManagedTransaction) -> int:
+            ns = self.namespace
+            found = await (await tx.run(
+                "MATCH (d:Doc) WHERE d.ns = $ns AND d.tenant = $tenant AND d.user = $user "
+                "WITH collect(d) AS docs, count(d) AS n FOREACH (d IN docs | DETACH DELETE d) RETURN n",
+                ns=ns, tenant=tenant, user=user)).single()
+            await (await tx.run(
+                "MATCH (n:Session|User) WHERE n.ns = $ns AND n.tenant = $tenant AND "
+                "((n:Session AND n.user = $user) OR (n:User AND n.id = $user)) DETACH DELETE n",
+                ns=ns, tenant=tenant, user=user)).consume()
+            # Entities only the user's documents mentioned, and link stubs left unlinked.
+            await (await tx.run(
+                "MATCH (n:Entity|Doc) WHERE n.ns = $ns AND n.tenant = $tenant AND "
+                "(n:Entity OR n.stub = true) AND NOT (n)--() DELETE n",
+                ns=ns, tenant=tenant)).consume()
+            return int(found["n"]) if found else 0
+
+        return await self._tx(True, fn, "purge user")
 
     async def drop(self) -> None:
         """Delete every node of this namespace (a retired rebuild version, a test's

@@ -29,10 +29,15 @@ class OnnxBert:
     """Tokenizes (single texts or pairs), pads per batch, and runs the graph."""
 
     def __init__(self, files: ModelFiles, *, max_tokens: int, threads: int | None = None,
-                 root: Path | None = None) -> None:
+                 root: Path | None = None, spin: bool = True) -> None:
+        """``threads``: intra-op threads (default: all cores). ``spin``: whether idle
+        intra-op threads spin waiting for work (lower latency for one big run; on a
+        small shared CPU, spinning after many small runs burns the cores the rest of
+        the process needs)."""
         self._files = files
         self._max_tokens = max_tokens
         self._threads = threads
+        self._spin = spin
         self._root = root
         self._session: Any = None
         self._tokenizer: Any = None
@@ -58,6 +63,7 @@ class OnnxBert:
                 options.intra_op_num_threads = self._threads or max(1, os.cpu_count() or 1)
                 options.inter_op_num_threads = 1
                 options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+                options.add_session_config_entry("session.intra_op.allow_spinning", "1" if self._spin else "0")
                 session = ort.InferenceSession(
                     str(directory / "model.onnx"), options, providers=["CPUExecutionProvider"])
                 tokenizer = Tokenizer.from_file(str(directory / "tokenizer.json"))

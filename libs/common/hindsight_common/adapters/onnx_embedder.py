@@ -1,19 +1,25 @@
 """bge-small-en (int8 ONNX, 384 dimensions) on ONNX Runtime: the default embedder.
 
 CLS pooling, L2-normalised. A search query gets bge's instruction prefix; stored
-passages do not (the model was trained that way). Work runs in a worker thread.
+passages do not (the model was trained that way). Work runs in worker threads.
 
-Each text is run alone by default: the int8 graph quantizes its activations with one
-scale per input tensor, so in a padded batch a text's vector would depend on the texts
-beside it (cosine 0.996 instead of 1). Alone, a vector depends only on its text and the
-model, so a rebuild from the log reproduces the index exactly; batching would be about
-30% faster (measured on 2 cores: 84 vs 115 LoCoMo turns/s).
+Each text is run alone: the int8 graph quantizes its activations with one scale per
+input tensor, so in a padded batch a text's vector would depend on the texts beside
+it (cosine 0.996 instead of 1). Alone, a vector depends only on its text and the
+model, so a rebuild from the log reproduces the index exactly. Throughput comes from
+running several texts at once instead (``workers``, each run alone on one intra-op
+thread that does not spin): one 15-token text is too small to keep two threads of one
+run busy, two texts side by side are not. One intra-op thread or several give the
+same bits (checked by tests/contract/test_onnx_models.py). Queries, one at a time and
+waited for, run on a session of their own with every intra-op thread.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -30,10 +36,14 @@ MAX_TOKENS = 512
 
 
 class BgeSmallEmbedder(Embedder):
-    def __init__(self, *, batch_size: int = 1, threads: int | None = None, root: Path | None = None,
+    def __init__(self, *, threads: int | None = None, workers: int | None = None, root: Path | None = None,
                  query_instruction: str = QUERY_INSTRUCTION) -> None:
-        self._model = OnnxBert(BGE_SMALL_EN, max_tokens=MAX_TOKENS, threads=threads, root=root)
-        self._batch_size = batch_size
+        """``threads``: intra-op threads of the query session (default: all cores);
+        ``workers``: texts of a batch embedded at once, each alone (default: all cores)."""
+        self._queries = OnnxBert(BGE_SMALL_EN, max_tokens=MAX_TOKENS, threads=threads, root=root)
+        self._texts = OnnxBert(BGE_SMALL_EN, max_tokens=MAX_TOKENS, threads=1, root=root, spin=False)
+        self._workers = workers or max(1, os.cpu_count() or 1)
+        self._pool = ThreadPoolExecutor(self._workers, thread_name_prefix="bge-small")
         self._instruction = query_instruction
 
     @property
@@ -45,32 +55,36 @@ class BgeSmallEmbedder(Embedder):
         return 384
 
     def load(self) -> None:
-        self._model.load()
+        self._queries.load()
+        self._texts.load()
 
-    def _encode(self, texts: list[str]) -> list[list[float]]:
-        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-        out: list[list[float]] = [[] for _ in texts]
-        for start in range(0, len(order), self._batch_size):
-            rows = order[start : start + self._batch_size]
-            hidden = self._model.run(self._model.encode([texts[i] for i in rows]))
-            cls = np.asarray(hidden[:, 0, :], dtype=np.float32)
-            norms = np.linalg.norm(cls, axis=1, keepdims=True)
-            cls = cls / np.maximum(norms, 1e-12)
-            for i, vector in zip(rows, cls, strict=True):
-                out[i] = vector.tolist()
-        return out
+    @staticmethod
+    def _one(model: OnnxBert, text: str) -> list[float]:
+        hidden = model.run(model.encode([text]))
+        cls = np.asarray(hidden[0, 0, :], dtype=np.float32)
+        return (cls / max(float(np.linalg.norm(cls)), 1e-12)).tolist()  # type: ignore[no-any-return]
+
+    def _encode_texts(self, texts: list[str]) -> list[list[float]]:
+        if len(texts) == 1:
+            return [self._one(self._texts, texts[0])]
+        return list(self._pool.map(lambda t: self._one(self._texts, t), texts))
 
     async def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        return await self._run([t if t.strip() else "." for t in texts])
+        return await self._run(self._encode_texts, [t if t.strip() else "." for t in texts])
 
     async def embed_queries(self, texts: Sequence[str]) -> list[list[float]]:
-        return await self._run([self._instruction + t for t in texts])
+        return await self._run(lambda ts: [self._one(self._queries, t) for t in ts],
+                               [self._instruction + t for t in texts])
 
-    async def _run(self, texts: list[str]) -> list[list[float]]:
+    async def _run(self, encode: Callable[[list[str]], list[list[float]]], texts: list[str]) -> list[list[float]]:
         if not texts:
             return []
+        def loaded_then_encoded() -> list[list[float]]:
+            self.load()  # both sessions at the first call: a warm-up embed readies queries too
+            return encode(texts)
+
         try:
-            return await asyncio.to_thread(self._encode, texts)
+            return await asyncio.to_thread(loaded_then_encoded)
         except ProviderError:
             raise
         except Exception as e:

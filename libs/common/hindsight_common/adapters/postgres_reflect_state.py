@@ -133,5 +133,16 @@ class PostgresReflectState(ReflectState):
                 rows,
             )
 
+    async def purge_user(self, tenant: str, user: str) -> int:
+        gone = 0
+        async with self._state.connection() as conn:
+            async with conn.transaction():
+                for table in ("reflect_turns", "reflect_summaries", "reflect_memories"):
+                    status = await conn.execute(f"DELETE FROM {table} WHERE tenant=$1 AND user_id=$2", tenant, user)
+                    gone += int(str(status).split()[-1])
+            # Reclaim the dead row versions (VACUUM cannot run inside a transaction).
+            await conn.execute("VACUUM reflect_turns, reflect_summaries, reflect_memories")
+        return gone
+
     async def close(self) -> None:
         await self._state.close()

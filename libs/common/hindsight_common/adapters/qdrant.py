@@ -44,6 +44,7 @@ from qdrant_client import AsyncQdrantClient, models
 from qdrant_client.common.client_exceptions import QdrantException
 from qdrant_client.http.exceptions import ApiException, UnexpectedResponse
 
+from hindsight_common.adapters.qdrant_filters import scope_filter, user_filter
 from hindsight_common.documents import dense_vector, from_payload, in_order, uuid_ids, vector_payload
 from hindsight_common.errors import ProjectionError
 from hindsight_common.ports.log import Position
@@ -77,35 +78,6 @@ _DRIVER_ERRORS = (
     RuntimeError,
     OSError,
 )
-
-
-def scope_filter(scope: Scope) -> models.Filter:
-    """The Qdrant filter for a scope; the tenant condition is always present.
-
-    Same conditions as the embedded adapter's: since is inclusive, until exclusive.
-    """
-    must: list[models.Condition] = [
-        models.FieldCondition(key="tenant", match=models.MatchValue(value=scope.tenant))
-    ]
-    for name in ("user", "session", "agent"):
-        value = getattr(scope, name)
-        if value is not None:
-            must.append(models.FieldCondition(key=name, match=models.MatchValue(value=value)))
-    if scope.types:
-        must.append(models.FieldCondition(key="type", match=models.MatchAny(any=list(scope.types))))
-    if scope.speakers:
-        must.append(models.FieldCondition(key="speaker", match=models.MatchAny(any=list(scope.speakers))))
-    if scope.since is not None or scope.until is not None:
-        must.append(
-            models.FieldCondition(
-                key="ts",
-                range=models.Range(
-                    gte=scope.since.timestamp() if scope.since else None,
-                    lt=scope.until.timestamp() if scope.until else None,
-                ),
-            )
-        )
-    return models.Filter(must=must)
 
 
 def _position_filter() -> models.Filter:
@@ -200,6 +172,15 @@ class QdrantIndex(VectorIndex):
             )
         # After the data, so the recorded position is never ahead of it.
         await self._record_position(target, position)
+
+    async def purge_user(self, tenant: str, user: str) -> int:
+        target = await self._ready()
+        where = user_filter(tenant, user)
+        gone = await self._call("count", lambda: self._client.count(collection_name=target, count_filter=where,
+                                                                      exact=True))
+        await self._call("delete", lambda: self._client.delete(
+            collection_name=target, points_selector=models.FilterSelector(filter=where), wait=True))
+        return int(gone.count)
 
     async def search(self, scope: Scope, vector: Sequence[float], k: int) -> list[Hit]:
         target = await self._ready()

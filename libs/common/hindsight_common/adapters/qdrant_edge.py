@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import shutil
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -46,6 +47,20 @@ def scope_filter(scope: Scope) -> qe.Filter:
     return qe.Filter(must=must)
 
 
+def finish_rewrite(shard_dir: Path) -> None:
+    """Complete or undo a purge's rewrite that a crash interrupted: a new shard not yet
+    swapped in is dropped (the purge runs again: its SubjectErased is redelivered, the
+    position being recorded only after it), an old one already swapped out is deleted."""
+    old_dir, fresh_dir = shard_dir.with_name("shard.old"), shard_dir.with_name("shard.new")
+    if old_dir.exists() and not shard_dir.exists():
+        if fresh_dir.exists():
+            fresh_dir.rename(shard_dir)
+        else:
+            old_dir.rename(shard_dir)
+    shutil.rmtree(fresh_dir, ignore_errors=True)
+    shutil.rmtree(old_dir, ignore_errors=True)
+
+
 class QdrantEdgeIndex(VectorIndex):
     """Vectors and payloads in a Qdrant Edge shard under ``directory``."""
 
@@ -54,24 +69,67 @@ class QdrantEdgeIndex(VectorIndex):
         self._shard_dir = directory / "shard"
         self._position_path = directory / "position.json"
         self._write_lock = threading.Lock()
-        config = qe.EdgeConfig(vectors=qe.EdgeVectorParams(size=dim, distance=qe.Distance.Cosine))
+        self._config = qe.EdgeConfig(vectors=qe.EdgeVectorParams(size=dim, distance=qe.Distance.Cosine))
         try:
+            finish_rewrite(self._shard_dir)
             if self._shard_dir.exists() and any(self._shard_dir.iterdir()):
-                self._shard = qe.EdgeShard.load(str(self._shard_dir), config)
+                self._shard = qe.EdgeShard.load(str(self._shard_dir), self._config)
             else:
-                self._shard_dir.mkdir(parents=True, exist_ok=True)
-                self._shard = qe.EdgeShard.create(str(self._shard_dir), config)
-                for name in _KEYWORD_FIELDS:
-                    self._shard.update(
-                        qe.UpdateOperation.create_field_index(name, qe.PayloadSchemaType.Keyword)
-                    )
-                self._shard.update(
-                    qe.UpdateOperation.create_field_index("ts", qe.PayloadSchemaType.Float)
-                )
-                self._shard.flush()
+                self._shard = self._create(self._shard_dir)
         except Exception as e:  # the binding raises plain Exceptions
             raise ProjectionError(f"cannot open the Qdrant Edge shard at {directory}: {e}") from e
         self._closed = False
+
+    def _create(self, path: Path) -> Any:
+        path.mkdir(parents=True, exist_ok=True)
+        shard = qe.EdgeShard.create(str(path), self._config)
+        for name in _KEYWORD_FIELDS:
+            shard.update(qe.UpdateOperation.create_field_index(name, qe.PayloadSchemaType.Keyword))
+        shard.update(qe.UpdateOperation.create_field_index("ts", qe.PayloadSchemaType.Float))
+        shard.flush()
+        return shard
+
+    async def purge_user(self, tenant: str, user: str) -> int:
+        """Deleted points stay in the shard's payload pages and its WAL (an optimize
+        does not drop them), so the shard is rewritten without the user: every other
+        point copied into a new shard, which then replaces the old one (see
+        ``finish_rewrite`` for a crash in between)."""
+        where = qe.Filter(must=[qe.FieldCondition(key="tenant", match=qe.MatchValue(tenant)),
+                                qe.FieldCondition(key="user", match=qe.MatchValue(user))])
+
+        def rewrite() -> int:
+            with self._write_lock:
+                gone = int(self._shard.count(qe.CountRequest(filter=where, exact=True)))
+                if not gone:
+                    return 0
+                fresh_dir = self._shard_dir.with_name("shard.new")
+                shutil.rmtree(fresh_dir, ignore_errors=True)
+                fresh = self._create(fresh_dir)
+                offset: Any = None
+                while True:
+                    records, offset = self._shard.scroll(qe.ScrollRequest(
+                        offset=offset, limit=500, filter=qe.Filter(must_not=[where]),
+                        with_payload=True, with_vector=True))
+                    points = [qe.Point(id=r.id, vector=dense_vector(r.vector) or [], payload=dict(r.payload or {}))
+                              for r in records]
+                    if points:
+                        fresh.update(qe.UpdateOperation.upsert_points(points))
+                    if offset is None:
+                        break
+                fresh.flush()
+                fresh.close()
+                self._shard.close()
+                old_dir = self._shard_dir.with_name("shard.old")
+                self._shard_dir.rename(old_dir)
+                fresh_dir.rename(self._shard_dir)
+                shutil.rmtree(old_dir)
+                self._shard = qe.EdgeShard.load(str(self._shard_dir), self._config)
+                return gone
+
+        try:
+            return await asyncio.to_thread(rewrite)
+        except Exception as e:
+            raise ProjectionError(f"Qdrant Edge purge failed: {e}") from e
 
     async def upsert(self, items: Sequence[Embedded], position: Position) -> None:
         points = [

@@ -123,3 +123,14 @@ def record_position(db: sqlite3.Connection, position: Mapping[str, int]) -> None
         "DO UPDATE SET offset=MAX(offset, excluded.offset)",
         list(position.items()),
     )
+
+
+def scrub(db: sqlite3.Connection) -> None:
+    """After deleting erased rows (outside any transaction): rewrite the file so no free
+    page keeps them (VACUUM) and empty the WAL (checkpoint TRUNCATE, before and after:
+    VACUUM itself writes through the WAL), so neither file holds the deleted bytes."""
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    db.execute("VACUUM")
+    busy, _, _ = db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+    if busy:
+        raise sqlite3.OperationalError("the WAL could not be truncated: another connection is reading")

@@ -12,7 +12,7 @@ import sqlite3
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from hindsight_common.adapters.sqlite_db import SqliteDb, in_transaction
+from hindsight_common.adapters.sqlite_db import SqliteDb, in_transaction, scrub
 from hindsight_common.errors import PersistenceError
 from hindsight_common.ports.embedding_cache import EmbeddingCache
 from hindsight_common.vector_bytes import from_bytes, to_bytes
@@ -56,6 +56,23 @@ class SqliteEmbeddingCache(EmbeddingCache):
             db.executemany("INSERT OR REPLACE INTO vectors (model, hash, vector) VALUES (?,?,?)", rows)
 
         await self._sqlite.run(lambda db: in_transaction(db, write))
+
+    async def delete(self, model: str, hashes: Sequence[str]) -> None:
+        gone = list(dict.fromkeys(hashes))
+        if not gone:
+            return
+
+        def remove(db: sqlite3.Connection) -> None:
+            def tx(d: sqlite3.Connection) -> None:
+                for start in range(0, len(gone), _CHUNK):
+                    chunk = gone[start : start + _CHUNK]
+                    d.execute(f"DELETE FROM vectors WHERE model=? AND hash IN ({','.join('?' * len(chunk))})",
+                              (model, *chunk))
+
+            in_transaction(db, tx)
+            scrub(db)  # no free page or WAL frame keeps the entries
+
+        await self._sqlite.run(remove)
 
     async def count(self, model: str) -> int:
         row = await self._sqlite.run(

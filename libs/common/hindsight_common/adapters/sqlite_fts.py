@@ -16,6 +16,7 @@ from typing import Any
 
 from hindsight_common.documents import from_payload, to_payload
 from hindsight_common.adapters.sqlite_db import SqliteDb, SqliteProjectionTables, record_position
+from hindsight_common.adapters.sqlite_purge import purge_text
 from hindsight_common.errors import ProjectionError
 from hindsight_common.ports.log import Position
 from hindsight_common.ports.projection import Browse, Document, Hit, Scope, TextField, TextIndex
@@ -135,6 +136,9 @@ class SqliteFtsIndex(SqliteProjectionTables, TextIndex):
                 raise
 
         await self._run(tx)
+
+    async def purge_user(self, tenant: str, user: str) -> int:
+        return await self._run(lambda db: purge_text(db, tenant, user))
 
     async def search(self, scope: Scope, query: str, k: int, *, field: TextField = "content") -> list[Hit]:
         match = fts_query(query)

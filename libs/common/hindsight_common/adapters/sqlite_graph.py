@@ -25,6 +25,7 @@ from typing import Any
 
 from hindsight_common.documents import from_payload, to_payload
 from hindsight_common.adapters.sqlite_db import SqliteDb, SqliteProjectionTables, record_position
+from hindsight_common.adapters.sqlite_purge import purge_graph
 from hindsight_common.errors import ProjectionError
 from hindsight_common.text.entities import entity_key, entity_keys
 from hindsight_common.ports.graph import GraphItem, GraphLinks, GraphStore, check_hops, hop_score
@@ -113,6 +114,9 @@ class SqliteGraph(SqliteProjectionTables, GraphStore):
                 raise
 
         await self._run(tx)
+
+    async def purge_user(self, tenant: str, user: str) -> int:
+        return await self._run(lambda db: purge_graph(db, tenant, user))
 
     async def search(
         self, scope: Scope, entities: Sequence[str], k: int, hops: int = 1

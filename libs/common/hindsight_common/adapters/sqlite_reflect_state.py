@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from hindsight_common.adapters.sqlite_db import SqliteDb
+from hindsight_common.adapters.sqlite_purge import purge_reflect_state
 from hindsight_common.errors import PersistenceError
 from hindsight_common.ports.reflect_state import ReflectState, SessionRef
 from hindsight_common.ports.reflector import KnownMemory
@@ -148,6 +149,9 @@ class SqliteReflectState(ReflectState):
                 rows,
             )
         )
+
+    async def purge_user(self, tenant: str, user: str) -> int:
+        return await self._run(lambda db: purge_reflect_state(db, tenant, user))
 
     async def close(self) -> None:
         self._sqlite.close()

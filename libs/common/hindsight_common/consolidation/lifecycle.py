@@ -10,7 +10,13 @@ Pure functions over the documents a projection already holds, called by
 - ``MemorySuperseded`` re-types the old memory "superseded" (``superseded_by``) and
   adds it to the new one's ``supersedes``;
 - ``MemoryConflicted`` tags each memory "conflicted" (both stay live), so a reviewer
-  finds them with ``GET /v1/memories?tag=conflicted``.
+  finds them with ``GET /v1/memories?tag=conflicted``;
+- ``MemoryPinned`` / ``MemoryUnpinned`` set or clear ``pinned``, ``MemoryExpirySet`` sets
+  ``expires_at``;
+- ``MemoryRestored`` gives a forgotten memory back the state it had before the forget
+  ("semantic", or "merged" / "superseded" / "quarantined" when it had been);
+- ``MemoryPurged`` empties a forgotten memory's content (after it, pins and restores of it
+  change nothing).
 
 Every update is keyed by what it adds (evidence not yet in the provenance, a merged id
 not yet in ``merged_from``), so a redelivered or repeated event changes nothing. Only a
@@ -25,10 +31,22 @@ from datetime import UTC, datetime
 from typing import Any
 
 from hindsight_common.consolidation.rules import combine_confidence, union
-from hindsight_common.events import Event, MemoriesMerged, MemoryConflicted, MemoryReinforced, MemorySuperseded
+from hindsight_common.events import (
+    Event,
+    MemoriesMerged,
+    MemoryConflicted,
+    MemoryExpirySet,
+    MemoryPinned,
+    MemoryPurged,
+    MemoryReinforced,
+    MemoryRestored,
+    MemorySuperseded,
+    MemoryUnpinned,
+)
 from hindsight_common.ports.projection import Document
 
-LIFECYCLE_EVENTS = (MemoryReinforced, MemoriesMerged, MemorySuperseded, MemoryConflicted)
+PINNING_EVENTS = (MemoryPinned, MemoryUnpinned, MemoryRestored, MemoryExpirySet, MemoryPurged)
+LIFECYCLE_EVENTS = (MemoryReinforced, MemoriesMerged, MemorySuperseded, MemoryConflicted, *PINNING_EVENTS)
 #: The tag a memory in an unresolved conflict carries, for a reviewer to browse by.
 CONFLICT_TAG = "conflicted"
 #: Recall's and browsing's default types leave these out; ``include`` asks for them.
@@ -39,7 +57,7 @@ Known = Callable[[str], Document | None]
 
 def referenced(e: Event) -> list[str]:
     """The memory ids a lifecycle event updates (to look up in the projection)."""
-    if isinstance(e, MemoryReinforced):
+    if isinstance(e, MemoryReinforced | MemoryPinned | MemoryUnpinned | MemoryRestored | MemoryExpirySet | MemoryPurged):
         return [str(e.memory_id)]
     if isinstance(e, MemoriesMerged):
         return [str(e.kept_id), *(str(i) for i in e.merged_ids)]
@@ -90,7 +108,31 @@ def updated_documents(e: Event, stream: str, offset: int, known: Known) -> list[
         for doc in (known(str(i)) for i in e.memory_ids):
             if doc is not None and CONFLICT_TAG not in doc.tags:
                 out.append(replace(at(doc), tags=(*doc.tags, CONFLICT_TAG)))
+    elif isinstance(e, PINNING_EVENTS):
+        doc = known(str(e.memory_id))
+        if doc is not None and doc.role == "memory" and doc.content:
+            changed = _pinning(e, doc)
+            if changed is not None:
+                out.append(at(changed))
     return out
+
+
+def _pinning(
+    e: MemoryPinned | MemoryUnpinned | MemoryRestored | MemoryExpirySet | MemoryPurged, doc: Document,
+) -> Document | None:
+    if isinstance(e, MemoryPurged):  # only a forgotten memory is purged; its content goes
+        return replace(doc, content="", context="") if doc.type == "forgotten" else None
+    if isinstance(e, MemoryExpirySet):
+        return None if doc.expires_at == e.expires_at else replace(doc, expires_at=e.expires_at)
+    if isinstance(e, MemoryPinned):
+        return None if doc.pinned else replace(doc, pinned=True)
+    if isinstance(e, MemoryUnpinned):
+        return replace(doc, pinned=False) if doc.pinned else None
+    if doc.type != "forgotten":
+        return None
+    # A quarantine outlives a forget and a restore: only an admin's release lifts it.
+    return replace(doc, type="quarantined" if doc.quarantine_reasons else "merged" if doc.merged_into
+                   else "superseded" if doc.superseded_by else "semantic")
 
 
 def home(memory_id: str, known: Known) -> Document | None:
@@ -131,6 +173,8 @@ def lifecycle_payload(doc: Document) -> dict[str, Any]:
         "supersedes": list(doc.supersedes),
         "merged_into": doc.merged_into or "",
         "merged_from": list(doc.merged_from),
+        "pinned": doc.pinned,
+        "expires_at": doc.expires_at.isoformat() if doc.expires_at else "",
     }
 
 
@@ -145,4 +189,6 @@ def lifecycle_fields(p: dict[str, Any]) -> dict[str, Any]:
         "supersedes": tuple(str(x) for x in p.get("supersedes") or ()),
         "merged_into": str(p.get("merged_into") or "") or None,
         "merged_from": tuple(str(x) for x in p.get("merged_from") or ()),
+        "pinned": bool(p.get("pinned") or False),
+        "expires_at": datetime.fromisoformat(str(p["expires_at"])).astimezone(UTC) if p.get("expires_at") else None,
     }

@@ -14,7 +14,8 @@ far and returns the decisions it implies, already applied to the state:
    one); two values with the same time cannot be ordered and are flagged
    (``MemoryConflicted``), both staying live.
 
-``observe`` folds every other event: reinforcements, forgets, and recorded decisions
+``observe`` folds every other event: reinforcements, forgets, pins, restores, recall's
+access counts (what the forgetting pass weighs, ``forgetting.py``), and recorded decisions
 (its own, read back, or read from the log when rebuilding), idempotently. Decision
 event ids, times and contents derive from the memories involved, never from a clock,
 so replaying the same log gives the same decisions (only ``recorded_at``, when the log
@@ -35,10 +36,17 @@ from hindsight_common.events import (
     Event,
     MemoriesMerged,
     MemoryConflicted,
+    MemoryAccessed,
+    MemoryExpirySet,
     MemoryExtracted,
     MemoryForgotten,
+    MemoryKind,
+    MemoryPinned,
+    MemoryPurged,
     MemoryReinforced,
+    MemoryRestored,
     MemorySuperseded,
+    MemoryUnpinned,
 )
 
 Status = Literal["live", "merged", "superseded", "forgotten"]
@@ -69,6 +77,23 @@ class Tracked:
     reinforced: int = 0
     absorbed: tuple[UUID, ...] = ()
     merged_into: UUID | None = None
+    kind: MemoryKind = "fact"
+    pinned: bool = False
+    accesses: int = 0
+    last_used: datetime | None = None  # the last reinforcement, access or restore
+    forgotten_from: Status = "live"  # what a restore gives back
+    restores: int = 0
+    expires_at: datetime | None = None
+    forgotten_at: datetime | None = None
+    purged: bool = False
+
+    @property
+    def used_at(self) -> datetime:
+        """When the memory was last stated (its valid-from time), confirmed, recalled or restored."""
+        return self.at if self.last_used is None else max(self.at, self.last_used)
+
+    def used(self, at: datetime) -> None:
+        self.last_used = at if self.last_used is None else max(self.last_used, at)
 
 
 @dataclass
@@ -139,6 +164,17 @@ class ConsolidationState:
                 decisions.append(self._supersede(new, old, f"older value for {new.key} arrived late: {old.value!r} is newer"))
         return decisions
 
+    def adopt(self, e: MemoryExtracted) -> None:
+        """Track ``e`` without deciding anything about it: for a replay of a log that
+        holds the decisions (they follow as events and are folded by ``observe``), so
+        nothing is computed again, no vector is needed, and the result is the recorded one."""
+        if e.memory_id in self.memories:
+            return
+        self._add(_track(e))
+        fate = self._fates.pop(e.memory_id, None)
+        if fate is not None:
+            self.observe(fate)
+
     def _nearest(self, new: Tracked, peers: Sequence[Tracked], vectors: Vectors) -> tuple[Tracked, float, str] | None:
         v = vectors(new.id)
         if v is None:
@@ -193,10 +229,31 @@ class ConsolidationState:
                 m.external = union(m.external, e.source_external_ids)
                 m.confidence = combine_confidence(m.confidence, e.confidence)
                 m.reinforced += 1
+                m.used(e.occurred_at)
         elif isinstance(e, MemoryForgotten):
             m = self.memories.get(e.memory_id)
-            if m is not None:
-                m.status = "forgotten"
+            if m is not None and m.status != "forgotten":
+                m.forgotten_from, m.status, m.forgotten_at = m.status, "forgotten", e.occurred_at
+        elif isinstance(e, MemoryRestored):
+            m = self.memories.get(e.memory_id)
+            if m is not None and m.status == "forgotten" and not m.purged:
+                m.status = m.forgotten_from
+                m.restores += 1
+                m.used(e.occurred_at)
+        elif isinstance(e, MemoryPinned | MemoryUnpinned):
+            m = self.memories.get(e.memory_id)
+            if m is not None and not m.purged:  # a purged memory is a bare tombstone
+                m.pinned = isinstance(e, MemoryPinned)
+        elif isinstance(e, MemoryAccessed):
+            self._accessed(e)
+        elif isinstance(e, MemoryPurged):
+            m = self.memories.get(e.memory_id)
+            if m is not None and m.status == "forgotten":
+                m.purged = True
+        elif isinstance(e, MemoryExpirySet):
+            m = self.memories.get(e.memory_id)
+            if m is not None and not m.purged:
+                m.expires_at = e.expires_at
         elif isinstance(e, MemoriesMerged):
             kept = self.memories.get(e.kept_id)
             for mid in e.merged_ids:
@@ -219,6 +276,19 @@ class ConsolidationState:
             elif old.status == "live":
                 old.status = "superseded"
 
+    def _accessed(self, e: MemoryAccessed) -> None:
+        # Documents recall returned: memories among them (turns are not tracked) count
+        # as used at the end of the window. Not idempotent by itself: the consumer reads
+        # each MemoryAccessed once per fold, as the access store counts it once.
+        for doc_id, n in e.counts.items():
+            try:
+                m = self.memories.get(UUID(doc_id))
+            except ValueError:
+                continue
+            if m is not None:
+                m.accesses += n
+                m.used(e.window_end)
+
     def _home(self, memory_id: UUID) -> Tracked | None:
         m = self.memories.get(memory_id)
         for _ in range(len(self.memories)):  # a merge chain is never longer than this
@@ -237,7 +307,7 @@ def _track(e: MemoryExtracted) -> Tracked:
         id=e.memory_id, group=(e.tenant, e.user, norm(e.subject)), key=e.key.lower(), value=norm(e.value),
         statement=norm(e.content), entities=entity_set(e.entities, e.subject), at=e.valid_from or e.occurred_at,
         occurred_at=e.occurred_at, confidence=e.confidence, sources=tuple(e.source_event_ids),
-        external=tuple(e.source_external_ids))
+        external=tuple(e.source_external_ids), kind=e.kind)
 
 
 def _same_statement(a: Tracked, b: Tracked) -> bool:

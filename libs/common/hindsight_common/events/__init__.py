@@ -2,6 +2,13 @@
 
 from hindsight_common.events.base import Event, utcnow
 from hindsight_common.events.interactions import InteractionRecorded, Role, SessionClosed, ToolCall
+from hindsight_common.events.lifecycle import (
+    MemoryExpirySet,
+    MemoryPinned,
+    MemoryPurged,
+    MemoryRestored,
+    MemoryUnpinned,
+)
 from hindsight_common.events.memories import (
     MemoriesMerged,
     MemoryAccessed,
@@ -15,6 +22,7 @@ from hindsight_common.events.memories import (
     ReflectorInfo,
     SessionSummarized,
 )
+from hindsight_common.events.erasure import SealedEvent, SubjectErased
 from hindsight_common.events.security import MemoryQuarantined, MemoryReleased, Source
 from hindsight_common.events.registry import (
     EVENT_TYPES,
@@ -32,19 +40,26 @@ __all__ = [
     "MemoriesMerged",
     "MemoryAccessed",
     "MemoryConflicted",
+    "MemoryExpirySet",
     "MemoryExtracted",
     "MemoryForgotten",
     "MemoryKind",
+    "MemoryPinned",
+    "MemoryPurged",
     "MemoryQuarantined",
     "MemoryReleased",
     "MemoryReinforced",
+    "MemoryRestored",
     "MemorySuperseded",
+    "MemoryUnpinned",
     "ReflectionRequested",
     "ReflectorInfo",
     "SessionSummarized",
     "Role",
+    "SealedEvent",
     "SessionClosed",
     "Source",
+    "SubjectErased",
     "ToolCall",
     "parse_event",
     "register_event_type",

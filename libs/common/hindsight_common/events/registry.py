@@ -16,7 +16,15 @@ from pydantic import ValidationError
 from hindsight_common.errors import InvalidInput, Problem
 from hindsight_common.events.audit import AuditRecorded
 from hindsight_common.events.base import Event
+from hindsight_common.events.erasure import SealedEvent, SubjectErased
 from hindsight_common.events.interactions import InteractionRecorded, SessionClosed
+from hindsight_common.events.lifecycle import (
+    MemoryExpirySet,
+    MemoryPinned,
+    MemoryPurged,
+    MemoryRestored,
+    MemoryUnpinned,
+)
 from hindsight_common.events.memories import (
     MemoriesMerged,
     MemoryAccessed,
@@ -47,6 +55,13 @@ EVENT_TYPES: dict[str, type[Event]] = {
     "MemoriesMerged": MemoriesMerged,
     "MemorySuperseded": MemorySuperseded,
     "MemoryConflicted": MemoryConflicted,
+    "SealedEvent": SealedEvent,
+    "SubjectErased": SubjectErased,
+    "MemoryPinned": MemoryPinned,
+    "MemoryUnpinned": MemoryUnpinned,
+    "MemoryRestored": MemoryRestored,
+    "MemoryExpirySet": MemoryExpirySet,
+    "MemoryPurged": MemoryPurged,
 }
 
 _UPCASTERS: dict[tuple[str, int], Upcaster] = {}

@@ -40,6 +40,12 @@ class EmbeddingCache(ABC):
         for speed: an entry lost in a crash is only embedded again). Raises PersistenceError."""
 
     @abstractmethod
+    async def delete(self, model: str, hashes: Sequence[str]) -> None:
+        """Remove these entries of ``model`` for good (an erased user's: a content hash
+        would let anyone holding a guess confirm what was said); absent ones are ignored.
+        Raises PersistenceError."""
+
+    @abstractmethod
     async def count(self, model: str) -> int:
         """How many vectors of ``model`` it holds."""
 

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from uuid import UUID
 
+from hindsight_common.errors import ConfigurationError
 from hindsight_common.events import Event
 
 # Where a consumer or projection stands: "<stream>#<partition>" -> last offset applied.
@@ -45,7 +46,9 @@ class LogRecord:
     """One record read from the log.
 
     ``event`` is None when the stored bytes do not parse as a known event (a
-    poison message); ``error`` then says why and ``raw`` holds the bytes.
+    poison message); ``error`` then says why and ``raw`` holds the bytes. ``skipped``
+    says why a record is to be passed over without dead-lettering it (sealed with a
+    data key that was destroyed: its user was erased); ``event`` is then None too.
     """
 
     stream: str
@@ -55,6 +58,7 @@ class LogRecord:
     raw: bytes
     event: Event | None
     error: str | None = None
+    skipped: str | None = None
 
     @property
     def position_key(self) -> str:
@@ -107,6 +111,14 @@ class EventLog(ABC):
     @abstractmethod
     async def subscribe(self, group: str, streams: Sequence[str]) -> Subscription:
         """Open a consumer-group subscription resuming at the committed position."""
+
+    async def destroy_subject_keys(self, tenant: str, user: str) -> int:
+        """Destroy the data keys that seal (tenant, user)'s content on this log, durably;
+        returns how many. Only a sealing log can (``security/sealed_log.py``); the
+        default raises ConfigurationError."""
+        raise ConfigurationError(
+            "this log does not seal content with per-user keys (HINDSIGHT_SEAL_LOG=false), "
+            "so erasure cannot make its events unreadable")
 
     @abstractmethod
     async def close(self) -> None:

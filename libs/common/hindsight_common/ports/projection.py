@@ -53,6 +53,10 @@ class Document:
     supersedes: tuple[str, ...] = ()
     merged_into: str | None = None
     merged_from: tuple[str, ...] = ()
+    # Semantic memories: pinned by someone (``MemoryPinned``), so never forgotten by a pass.
+    pinned: bool = False
+    # Semantic memories: when it expires (``MemoryExpirySet``): recall leaves it out after.
+    expires_at: datetime | None = None
     # Text indexes only: an episodic turn's neighbourhood (the turns around it in its
     # session, itself included), searched by recall's ``bm25_context`` path. Empty
     # elsewhere; see ``context_windows``.
@@ -131,6 +135,13 @@ class Projection(ABC):
     @abstractmethod
     async def ids(self, tenant: str) -> list[str]:
         """Every document id of ``tenant`` (for verification and tests), sorted."""
+
+    @abstractmethod
+    async def purge_user(self, tenant: str, user: str) -> int:
+        """Delete every document of (tenant, user) for good, once their erasure
+        (``SubjectErased``) reached this projection: nothing of theirs is left to read, in
+        the store or (embedded) in its files. Other users' documents are untouched.
+        Idempotent; returns how many documents were removed. Raises ProjectionError."""
 
     @abstractmethod
     async def close(self) -> None:

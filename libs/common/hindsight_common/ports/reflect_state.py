@@ -65,5 +65,11 @@ class ReflectState(ABC):
         """Record memories (idempotent by memory id)."""
 
     @abstractmethod
+    async def purge_user(self, tenant: str, user: str) -> int:
+        """Delete everything kept of (tenant, user) (turns, summaries, known memories)
+        for good, on their erasure; others' state is untouched. Idempotent; returns how
+        many rows were removed. Raises PersistenceError."""
+
+    @abstractmethod
     async def close(self) -> None:
         """Release resources. Idempotent."""

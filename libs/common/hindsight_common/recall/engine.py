@@ -132,18 +132,22 @@ class RecallEngine:
         by_path = await self._run_paths(req, p, depth, reference)
 
         docs: dict[str, Document] = {}
-        copies: dict[str, dict[Document, None]] = {}  # each store's copy, for verification
+        # Each store's copy, for verification. A list: hashing a Document (every field) for
+        # each of a hundred hits cost more than the rest of the fusion; only the top k
+        # items' copies are ever looked at, deduplicated then.
+        copies: dict[str, list[Document]] = {}
         per_doc: dict[str, dict[str, PathScore]] = {}
         for path, hits in by_path.items():
             for rank, hit in enumerate(hits, start=1):
                 docs.setdefault(hit.document.id, hit.document)
-                copies.setdefault(hit.document.id, {})[hit.document] = None
+                copies.setdefault(hit.document.id, []).append(hit.document)
                 per_doc.setdefault(hit.document.id, {})[path] = PathScore(rank, hit.score)
         fused = reciprocal_rank_fusion(
             {path: [h.document.id for h in hits] for path, hits in by_path.items()},
             p.paths, self._settings.rrf_k,
         )
-        candidates = [(docs[doc_id], score) for doc_id, score in fused if _passes(docs[doc_id], req)]
+        candidates = [(docs[doc_id], score) for doc_id, score in fused
+                      if _passes(docs[doc_id], req) and not _expired(docs[doc_id], reference)]
         if p.cross_encoder_top and self._reranker is not None:
             candidates = await _staged("cross_encoder", self._cross_encode, req, p, candidates, per_doc)
         accesses = await self._access_counts(req.scope.tenant, p, [d.id for d, _ in candidates])
@@ -159,7 +163,7 @@ class RecallEngine:
                          req.budget_tokens)
         return items
 
-    def _verified(self, items: list[RecallItem], copies: Mapping[str, Mapping[Document, None]],
+    def _verified(self, items: list[RecallItem], copies: Mapping[str, Sequence[Document]],
                   k: int) -> list[RecallItem]:
         """The best ``k`` items whose every copy (one per store that returned it) verifies
         against its signature: a document tampered with in any projection is dropped.
@@ -170,7 +174,7 @@ class RecallEngine:
         for item in items:
             if len(kept) == k:
                 break
-            if all(self._integrity.accepts(d, "recall") for d in copies[item.document.id]):
+            if all(self._integrity.accepts(d, "recall") for d in dict.fromkeys(copies[item.document.id])):
                 kept.append(item)
         return kept
 
@@ -288,6 +292,11 @@ def _after_previous(doc: Document) -> str:
     at = doc.context.rfind(own)
     before = doc.context[:at].rstrip("\n") if at > 0 else ""
     return f"{before.rsplit(chr(10), 1)[-1]}\n{own}" if before else own
+
+
+def _expired(doc: Document, reference: datetime) -> bool:
+    """A memory whose expiry (a TTL) has passed is not recalled (a pass forgets it later)."""
+    return doc.expires_at is not None and doc.expires_at <= reference
 
 
 def _passes(doc: Document, req: RecallRequest) -> bool:

@@ -11,15 +11,10 @@ import math
 from dataclasses import dataclass
 from datetime import datetime
 
+from hindsight_common.consolidation.importance import importance
 from hindsight_common.ports.projection import Document
 from hindsight_common.recall.presets import RerankWeights
 
-# Base importance by what a document is: an explicit preference weighs more
-# than a passing turn of conversation.
-IMPORTANCE = {
-    "preference": 1.0, "fact": 0.9, "lesson": 0.9, "error": 0.85, "event": 0.8,
-    "episodic": 0.6, "summary": 0.5,
-}
 # How far the source is trusted: people's own words and reflections over tool output.
 TRUST = {"user": 1.0, "memory": 0.95, "assistant": 0.85, "system": 0.85, "tool": 0.75, "summary": 0.8}
 
@@ -38,10 +33,10 @@ class Factors:
 
 
 def importance_of(doc: Document) -> float:
-    """A base by what the document is, raised towards 1 by each reinforcement (a repeat
-    or merged near-duplicate): halfway to 1 after the first, three quarters after two."""
-    base = IMPORTANCE.get(doc.kind or doc.type, 0.6)
-    return round(1.0 - (1.0 - base) * 0.5 ** doc.reinforced_count, 6)
+    """The stated importance (``consolidation/importance.py``): a base by what the
+    document is, raised towards 1 by each reinforcement; 1.0 when pinned. Use and
+    idleness are left to the access and decay factors."""
+    return importance(doc.kind or doc.type, reinforced=doc.reinforced_count, pinned=doc.pinned)
 
 
 def factors(doc: Document, reference: datetime, half_life_days: float, accesses: int = 0) -> Factors:

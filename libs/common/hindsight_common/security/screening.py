@@ -16,10 +16,13 @@ instruction aimed at the agent, and should it be quarantined? (pure, determinist
   them Y"), and requests for secrets;
 - exfiltration: sending conversations, memories or credentials to a URL or address;
 - conflict: a low-trust memory that contradicts a more trusted one on the same
-  subject and key.
+  subject and key;
+- classifier: the learned model (``screening_model``) reads the text as an attack; its
+  reason names the n-grams that weighed most.
 
-Signs combine as independent evidence (score = 1 - Π(1 - weight), one weight per rule),
-and the quarantine threshold falls with the source's trust (``screening_trust``). Benign
+Signs combine as independent evidence (score = 1 - Π(1 - weight), one weight per rule);
+the classifier's evidence stands beside them (the score is the stronger of the two), and
+the quarantine threshold falls with the source's trust (``screening_trust``). Benign
 look-alikes survive because the rules name what is dropped or ordered ("my previous
 message" is not "your previous instructions"), and a sign inside quotes, in text that is
 discussing attacks, counts a quarter.
@@ -39,6 +42,7 @@ from hindsight_common.security.screening_decode import (
     invisible_count,
     normalise,
 )
+from hindsight_common.security.screening_model import Classifier, shipped
 from hindsight_common.security.screening_patterns import RULES, Family
 from hindsight_common.security.screening_words import AGENT_ADDRESS, AGENT_WORDS, META, ORDER_START, QUOTED
 from hindsight_common.events.security import Source
@@ -49,7 +53,9 @@ _QUOTE_DISCOUNT = 0.25
 _OWN = re.compile(r"\b(?:my|our|his|her|their|mum'?s|mom'?s|dad'?s|boss'?s|landlord'?s)\b", re.I)
 _YOURS = re.compile(r"\byour\b", re.I)
 _AUDIENCE = re.compile(r"the user|a user|users|the customer|a customer|customers|the human|the person|any(?:one)? user")
-_ORDERS: frozenset[Family] = frozenset({"override", "authority", "directive", "conditional", "exfiltration"})
+# The classifier was trained to tell an instruction to the agent from a statement.
+_ORDERS: frozenset[Family] = frozenset({"override", "authority", "directive", "conditional", "exfiltration",
+                                        "classifier"})
 
 
 @dataclass(frozen=True)
@@ -128,8 +134,9 @@ def _rule_findings(text: str, layer: str) -> list[Finding]:
     quoted = _quoted_spans(text)
     lowered = text.lower()
     out: list[Finding] = []
+    gates: dict[int, bool] = {}
     for rule in RULES:
-        for m in rule.search_in(text, lowered):
+        for m in rule.search_in(text, lowered, gates):
             weight = rule.weight
             matched = m.group(0)
             if rule.family == "override" and _OWN.search(matched) and not _YOURS.search(matched):
@@ -182,17 +189,51 @@ def findings_of(text: str, layer: str = "text", depth: int = 0) -> list[Finding]
     return out
 
 
-class Screener:
-    """Screens texts and memories against a trust table (``Settings.screening_trust``)."""
+#: The classifier quarantines on its own, beside the rules (never mixed with their
+#: evidence, so a weak rule sign and a middling probability do not add up): when its
+#: probability reaches the item's threshold plus ``LEARNED_MARGIN`` (tool output from
+#: p >= 0.68, third-party text from 0.635, assistant turns from 0.86, the user's words
+#: from 0.95). The margin was chosen by leave-one-part-out cross-validation (README): the
+#: most held-out attacks caught while the classifier alone holds back at most 2.5% of the
+#: held-out benign samples, half the 5% allowance. Never chosen on part 11.
+LEARNED_MARGIN = 0.25
+#: Below this probability the model leans benign: no finding at all.
+LEARNED_FLOOR = 0.5
 
-    def __init__(self, trust: Mapping[str, float] | None = None) -> None:
+
+def learned_findings(classifier: Classifier | None, text: str) -> list[Finding]:
+    """The classifier's finding on ``text`` if it leans towards an attack; its weight is
+    the probability less the margin, compared with the trust threshold like a score."""
+    if classifier is None:
+        return []
+    reading = classifier.read(text)
+    if reading.probability < LEARNED_FLOOR:
+        return []
+    top = ", ".join(repr(g) for g in reading.evidence) or "no single n-gram"
+    return [Finding("classifier", f"p={reading.probability:.2f}, n-grams {top}",
+                    reading.probability - LEARNED_MARGIN)]
+
+
+def _score(rules: Sequence[Finding], learned: Sequence[Finding]) -> float:
+    """The rules' combined evidence, or the classifier's, whichever is stronger."""
+    return max([combine(rules)] + [f.weight for f in learned])
+
+
+class Screener:
+    """Screens texts and memories against a trust table (``Settings.screening_trust``),
+    with the rules and a learned ``classifier`` (default: the shipped one, trained from
+    the shipped corpus on first use; ``None``: the rules alone)."""
+
+    def __init__(self, trust: Mapping[str, float] | None = None,
+                 classifier: Classifier | Literal["shipped"] | None = "shipped") -> None:
         self.trust = trust_table(trust)
+        self.classifier = shipped() if classifier == "shipped" else classifier
 
     def screen(self, text: str, source: Source) -> Verdict:
         """The verdict on one text from ``source``."""
         trust = self.trust[source]
-        found = tuple(findings_of(text))
-        return Verdict(combine(found), threshold(trust), source, trust, found)
+        rules, learned = findings_of(text), learned_findings(self.classifier, text)
+        return Verdict(_score(rules, learned), threshold(trust), source, trust, tuple(rules + learned))
 
     def screen_memory(
         self, content: str, sources: Iterable[Source], *, subject: str = "", key: str = "", value: str = "",
@@ -201,9 +242,9 @@ class Screener:
         """The verdict on an extracted memory: its text, at the trust of the least trusted
         turn it came from, plus a conflict with any more trusted memory on its slot."""
         source, trust = lowest(sources, self.trust)
-        found = findings_of(content)
-        found += conflicts(subject, key, value, trust, known)
-        return Verdict(combine(found), threshold(trust), source, trust, tuple(found))
+        found = findings_of(content) + conflicts(subject, key, value, trust, known)
+        learned = learned_findings(self.classifier, content)
+        return Verdict(_score(found, learned), threshold(trust), source, trust, tuple(found + learned))
 
 
 CONFLICT_MARGIN = 0.2

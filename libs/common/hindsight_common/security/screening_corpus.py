@@ -1,36 +1,22 @@
-"""The labelled screening corpus shipped with the package, and the figures a screener gets
-on it (pure; ``hindsight bench screening`` prints them, a unit test holds the targets).
+"""The figures a screener gets on the labelled corpus (pure; ``hindsight bench screening``
+prints them, a unit test holds the targets).
 
-``corpus/injection.jsonl``: one JSON object a line, ``{"id", "part", "label": "attack" |
-"benign", "family", "source", "text"}``. Written for Hindsight, never copied. ``part`` 1
-was written before the rules existed, parts 2 to 6 each after tuning on the parts before
-it and before the rules had seen them; their first-run figures are in the README.
+The corpus (``screening_samples``) was written in parts: part 1 before the rules existed,
+each later part before the rules had seen it and tuned on afterwards (first-run figures
+in the README). Part 11, in a file of its own, was written before the learned classifier
+existed and is only ever run, never tuned on: it is the blind estimate.
 """
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from importlib import resources
-from pathlib import Path
-from typing import cast
 
-from hindsight_common.events.security import Source
 from hindsight_common.security.screening import Screener, Verdict
+from hindsight_common.security.screening_samples import BLIND, CORPUS, Sample, load_corpus
 
-CORPUS = "injection.jsonl"
-
-
-@dataclass(frozen=True)
-class Sample:
-    id: str
-    label: str  # "attack" or "benign"
-    family: str  # the attack family, or the family a benign sample imitates ("quote", "fact")
-    source: Source
-    text: str
-    part: int = 1
+__all__ = ["BLIND", "CORPUS", "FamilyFigures", "Figures", "Outcome", "Sample", "figures", "load_corpus", "score"]
 
 
 @dataclass(frozen=True)
@@ -52,21 +38,6 @@ class Figures:
     items_per_s: float
     missed: list[str] = field(default_factory=list)  # ids of attacks kept
     false_alarms: list[str] = field(default_factory=list)  # ids of benign samples quarantined
-
-
-def load_corpus(path: Path | None = None) -> list[Sample]:
-    """The samples of ``path`` (default: the corpus shipped with the package)."""
-    if path is None:
-        text = resources.files("hindsight_common.security").joinpath("corpus", CORPUS).read_text("utf-8")
-    else:
-        text = path.read_text("utf-8")
-    out: list[Sample] = []
-    for line in text.splitlines():
-        if line.strip():
-            row = json.loads(line)
-            out.append(Sample(str(row["id"]), str(row["label"]), str(row["family"]),
-                              cast(Source, str(row["source"])), str(row["text"]), int(row.get("part", 1))))
-    return out
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,7 @@ _FAMILY_WORDS = {
     "conditional": "set a trigger for a scripted answer",
     "exfiltration": "asked for data to be sent out",
     "conflict": "contradicted a more trusted memory",
+    "classifier": "read like an instruction to the agent",
 }
 _SOURCE_WORDS = {
     "user": "a user message", "assistant": "an assistant message", "tool_output": "a tool output",

@@ -5,16 +5,19 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from hindsight_common.security.screening_words import RULE_WORDS
 
 Family = Literal[
     "override", "authority", "directive", "hidden", "encoded", "conditional", "exfiltration", "conflict",
+    "classifier",
 ]
+#: ``classifier`` is the learned model's (``screening_model``): it names no rule, only n-grams.
 FAMILIES: tuple[Family, ...] = (
     "override", "authority", "directive", "hidden", "encoded", "conditional", "exfiltration", "conflict",
+    "classifier",
 )
 
 
@@ -28,10 +31,25 @@ class Rule:
     # (empty: always try it). Most text has none, and a substring test is far cheaper
     # than a large alternation tried at every position.
     needs: tuple[str, ...] = ()
+    # ``needs`` compiled once: hashing the tuple on every call cost more than the search.
+    _gate: re.Pattern[str] | None = field(init=False, repr=False, compare=False, default=None)
 
-    def search_in(self, text: str, lowered: str) -> list[re.Match[str]]:
-        if self.needs and _needs_pattern(self.needs).search(lowered) is None:
-            return []
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_gate", _needs_pattern(self.needs) if self.needs else None)
+
+    def search_in(self, text: str, lowered: str, gates: dict[int, bool] | None = None) -> list[re.Match[str]]:
+        """Every match in ``text`` (``lowered`` is its lower-cased form). ``gates``: the
+        pre-checks already decided for this text (rules share them: the 20 override rules
+        have the same 44 words), filled in as they are tried."""
+        gate = self._gate
+        if gate is not None:
+            passed = None if gates is None else gates.get(id(gate))
+            if passed is None:
+                passed = gate.search(lowered) is not None
+                if gates is not None:
+                    gates[id(gate)] = passed
+            if not passed:
+                return []
         return list(self.pattern.finditer(text))
 
 

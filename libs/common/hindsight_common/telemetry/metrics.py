@@ -119,6 +119,13 @@ UNSIGNED_ITEMS = _counter(
     "HINDSIGHT_REQUIRE_SIGNATURES is set.",
     ["where"])
 
+# Erasure (security/sealed_log.py): sealed records whose data key is destroyed.
+ERASED_SKIPPED = _counter(
+    "hindsight_erased_records_skipped",
+    "Log records passed over because their user was erased (their data key is destroyed), by reader.",
+    ["reader"])
+SUBJECTS_ERASED = _counter("hindsight_subjects_erased", "Users whose data keys were destroyed.", [])
+
 # LLM calls (hindsight_common/llm/accounting.py, LLMCounters).
 LLM_CALLS = _counter("hindsight_llm_calls", "LLM calls (complete_json).", ["model"])
 LLM_FAILURES = _counter("hindsight_llm_failures", "LLM calls that ended in a provider error.", ["model"])

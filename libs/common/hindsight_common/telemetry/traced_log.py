@@ -62,5 +62,8 @@ class TracedLog(EventLog):
     async def subscribe(self, group: str, streams: Sequence[str]) -> Subscription:
         return await self.inner.subscribe(group, streams)
 
+    async def destroy_subject_keys(self, tenant: str, user: str) -> int:
+        return await self.inner.destroy_subject_keys(tenant, user)
+
     async def close(self) -> None:
         await self.inner.close()

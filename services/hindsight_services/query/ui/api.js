@@ -98,3 +98,10 @@ export function listMemories(filters, signal) {
 export function getMemory(id, tenant, signal) {
   return call("GET", `/v1/memories/${encodeURIComponent(id)}`, { query: { tenant }, signal });
 }
+
+/** POST /v1/memories/{id}:pin | :unpin → {events}: the event is durable. */
+export function memoryAction(action, id, { tenant, user }, signal) {
+  const body = { user };
+  if (tenant) body.tenant = tenant;
+  return call("POST", `/v1/memories/${encodeURIComponent(id)}:${action}`, { body, signal });
+}

@@ -2,7 +2,7 @@
 // with its provenance. State lives in the form controls, localStorage (tenant, user),
 // sessionStorage (the API key, when the server requires one) and the URL hash (#memory=<id>, so an opened memory can be linked and the Back button works).
 
-import { API_KEY_ITEM, ApiError, getMemory, listMemories, recall } from "./api.js";
+import { API_KEY_ITEM, ApiError, getMemory, listMemories, memoryAction, recall } from "./api.js";
 import { append, h, replace } from "./dom.js";
 import { memoryDetail, memoryItem } from "./render.js";
 
@@ -237,7 +237,7 @@ async function openMemory(id) {
     const heading = ui.detail.querySelector("h2");
     const head = h("div", { class: "detail-head" });
     heading.replaceWith(head);
-    head.append(heading, close);
+    head.append(heading, ...lifecycleButtons(detail.memory, user), close);
     heading.focus({ preventScroll: true });
     ui.detail.scrollIntoView({ block: "nearest" });
   } catch (e) {
@@ -251,6 +251,44 @@ async function openMemory(id) {
   } finally {
     if (!signal.aborted) ui.detail.setAttribute("aria-busy", "false");
   }
+}
+
+// Pin / Unpin a semantic memory (a pinned one is never forgotten by a forgetting pass).
+// The event is durable when the call answers; the projections apply it a moment later, so
+// the page polls until they show the change (at most ~10 s), then opens the memory again.
+// (A forgotten memory is not served to the page, so restoring is the API's, not a button.)
+const APPLIED = { pin: (m) => m.pinned, unpin: (m) => !m.pinned };
+
+async function reopenWhenApplied(action, id) {
+  for (let i = 0; i < 20; i++) {
+    await new Promise((done) => setTimeout(done, 500));
+    try {
+      if (APPLIED[action]((await getMemory(id, scope().tenant)).memory)) break;
+    } catch {
+      // a failed poll: try again
+    }
+  }
+  openMemory(id);
+}
+
+function lifecycleButtons(memory, user) {
+  const actions = memory.type === "semantic" ? [memory.pinned ? "unpin" : "pin"] : [];
+  return actions.map((action) => {
+    const label = action[0].toUpperCase() + action.slice(1);
+    const button = h("button", { type: "button", class: "secondary", "data-action": action }, label);
+    button.addEventListener("click", async () => {
+      button.disabled = true;
+      try {
+        await memoryAction(action, memory.id, { tenant: scope().tenant, user: memory.user || user });
+        button.textContent = `${label} recorded`;
+        await reopenWhenApplied(action, memory.id);
+      } catch (e) {
+        button.disabled = false;
+        showError(`${label} failed`, e);
+      }
+    });
+    return button;
+  });
 }
 
 function syncDetailWithHash() {

@@ -127,6 +127,7 @@ export function memoryDetail({ memory, sources }, { sessionTurns = null, session
       fact("Key", memory.key && h("code", {}, memory.key)),
       fact("Confidence", confidence),
       fact("Reinforced", memory.reinforced_count > 0 ? reinforced(memory) : null),
+      fact("Pinned", memory.pinned ? "yes: never forgotten by a forgetting pass" : null),
       fact("Replaces", memoryLinks(memory.supersedes ?? [])),
       fact("Replaced by", memoryLinks(memory.superseded_by ? [memory.superseded_by] : [])),
       fact("Merged into", memoryLinks(memory.merged_into ? [memory.merged_into] : [])),
