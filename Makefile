@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
 .PHONY: install run test test-unit test-integration test-e2e schemas bench-locomo typecheck clean infra-up infra-down infra-status \
-	cluster-up cluster-down cluster-status replay verify bench k8s-render k8s-validate lint chaos
+	cluster-up cluster-down cluster-status replay rebuild-e2e verify bench k8s-render k8s-validate lint chaos
 
 $(STAMP): pyproject.toml libs/common/pyproject.toml libs/client/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -49,8 +49,11 @@ cluster-status:
 
 ARGS ?=
 
-replay: $(STAMP)  ## rebuild the projections from the log (ARGS="--data-dir DIR ...")
+replay: $(STAMP)  ## rebuild the projections from the log into new versions, also while serving (ARGS="--projection all ...")
 	$(VENV)/bin/hindsight replay $(ARGS)
+
+rebuild-e2e: $(STAMP)  ## the online-rebuild e2e tests with the issue's 5,000 interactions (minutes; not in `make test`)
+	HINDSIGHT_REBUILD_E2E_N=5000 deploy/local/with-servers.sh $(PY) -m pytest -q tests/integration/test_online_rebuild.py
 
 verify: $(STAMP)  ## compare each projection's digest with what the log implies (ARGS=...)
 	$(VENV)/bin/hindsight verify $(ARGS)

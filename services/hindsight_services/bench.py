@@ -41,8 +41,11 @@ class Progress:
         self._tty = sys.stderr.isatty()
         self._next_note = 0.1
 
-    def advance(self, n: int = 1) -> None:
+    def advance(self, n: int = 1, *, total: int | None = None, note: str = "") -> None:
+        """``total``: a new total (a rebuild's grows while writes go on); ``note``: shown after the ETA."""
         self._done += n
+        if total is not None:
+            self._total = max(total, 1)
         fraction = self._done / self._total
         if not self._tty and fraction < self._next_note and self._done < self._total:
             return
@@ -50,7 +53,7 @@ class Progress:
         elapsed = max(time.perf_counter() - self._started, 1e-9)
         rate = self._done / elapsed
         eta = (self._total - self._done) / rate if rate else 0.0
-        line = f"{self._what}: {self._done}/{self._total} ({rate:.0f}/s, ETA {eta:.0f}s)"
+        line = f"{self._what}: {self._done}/{self._total} ({rate:.0f}/s, ETA {eta:.0f}s{note})"
         print(("\r" + line) if self._tty else line, end="" if self._tty else "\n", file=sys.stderr, flush=True)
         if self._tty and self._done >= self._total:
             print(file=sys.stderr)

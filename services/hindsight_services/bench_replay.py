@@ -137,11 +137,37 @@ async def run_replay_bench(n: int, data_dir: Path | None = None) -> list[ReplayR
             await rebuild("no cache", n, off, embedder, reranker),
             await rebuild("cold cache", n, base, embedder, reranker),
             await rebuild("warm cache", n, base, embedder, reranker),
+            await online(n, base, embedder),
         ]
 
 
+async def online(n: int, settings: Settings, embedder: Embedder) -> ReplayRun:
+    """What ``hindsight replay`` runs (warm cache): every projection into new versions
+    (``rebuild/embedded.py``, batches of ``HINDSIGHT_REBUILD_BATCH``), swapped in at the end."""
+    from hindsight_common.factory import make_embedding_cache, make_text_index
+    from hindsight_services.rebuild.embedded import RebuildRequest, rebuild_data_dir
+    from hindsight_services.rebuild.records import resolve
+
+    live = resolve(settings)
+    counting = CountingEmbedder(embedder)
+    log, cache, lookup = make_log(live), make_embedding_cache(live), make_text_index(live)
+    started = time.perf_counter()
+    try:
+        result = await rebuild_data_dir(live, log, cache, lookup, RebuildRequest(("vector", "text", "graph")),
+                                        embedder=counting)
+    finally:
+        await lookup.close()
+        if cache is not None:
+            await cache.close()
+        await log.close()
+    seconds = time.perf_counter() - started
+    applied = result["applied"]
+    return ReplayRun("online", applied if isinstance(applied, int) else n, seconds, len(counting.texts), seconds)
+
+
 def print_replay_bench(runs: list[ReplayRun], n: int, as_json: bool) -> None:
-    print(f"rebuild of every embedded projection from {n} logged turns (models loaded beforehand)")
+    print(f"rebuild of every embedded projection from {n} logged turns (models loaded beforehand; "
+          "online: `hindsight replay`, new versions, warm cache)")
     for r in runs:
         print(f"  {r.name:<11} {r.records:>7} records in {r.seconds:7.1f}s = {r.rate:6.0f} events/s all projections, "
               f"{r.vector_rate:6.0f} events/s vectors ({r.embedded} texts embedded)")

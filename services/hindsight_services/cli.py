@@ -72,8 +72,10 @@ def _parser() -> argparse.ArgumentParser:
 
     add_mcp_arguments(sub.add_parser("mcp", help="serve the memory tools to agents over MCP (stdio or streamable HTTP)"))
 
-    rp = sub.add_parser("replay", help="drop the projections and rebuild them from the log")
-    rp.add_argument("--data-dir", type=Path, default=None)
+    from hindsight_services.rebuild.args import add_arguments as add_replay_arguments  # light
+
+    add_replay_arguments(sub.add_parser(
+        "replay", help="rebuild projections from the log into new versions and swap them in (also while serving)"))
 
     sg = sub.add_parser("signing", help="the signing keyring of memories and interactions")
     sg.add_argument("action", choices=["rotate"], help="rotate: add a new active key, keep the old ones")
@@ -205,6 +207,9 @@ def _serve(args: argparse.Namespace) -> int:
 
     settings = load_settings(host=args.host, port=args.port, data_dir=args.data_dir, grpc_port=args.grpc_port)
     asyncio.run(check_data_dir(settings))  # vectors of another embedder: exit 2, saying what to run
+    from hindsight_services.rebuild.command import write_server_url
+
+    write_server_url(settings)  # where `hindsight replay` finds this server
     setup_process("embedded", settings, "text")
     app = create_app(settings, serve_grpc=True)
     # log_config=None: uvicorn's loggers go through the handler setup_process installed.
@@ -280,20 +285,9 @@ def _recall(args: argparse.Namespace) -> int:
 
 
 async def _replay(args: argparse.Namespace) -> int:
-    from hindsight_services.embedded import EmbeddedRuntime, drop_projections, lock_data_dir
+    from hindsight_services.rebuild.command import run
 
-    settings = load_settings(data_dir=args.data_dir)
-    lock_data_dir(settings).close()  # fail clearly if a server holds the directory
-    drop_projections(settings)
-    runtime = EmbeddedRuntime(settings)
-    await runtime.start()
-    try:
-        await runtime.wait_caught_up(timeout_s=24 * 3600)
-        status = await runtime.status()
-    finally:
-        await runtime.stop()
-    print(json.dumps({"rebuilt": True, "log": status["log"]}))
-    return 0
+    return await run(args)
 
 
 async def _verify(args: argparse.Namespace) -> int:

@@ -53,6 +53,7 @@ from hindsight_services.consolidate import wiring as consolidate_wiring
 from hindsight_services.embed import wiring as embed_wiring
 from hindsight_services.project import wiring as project_wiring
 from hindsight_services.query.handler import Query
+from hindsight_services.rebuild.live import LiveEmbedder, LiveGraph, LiveTextIndex, LiveVectorIndex
 from hindsight_services.reflect import wiring as reflect_wiring
 from hindsight_services.status import Positioned
 
@@ -72,14 +73,17 @@ class Parts:
     ``embedder`` and ``reranker`` are already-loaded models to use instead of building
     them (tests and benchmarks share them); ``presets`` are the recall presets.
     ``vectors_where`` and ``vectors_remedy`` name the vector index and what to run when it
-    holds another embedder's vectors (the start-up check, ``embedder_check``).
+    holds another embedder's vectors (the start-up check, ``embedder_check``). ``live`` puts
+    the embedder and the projections behind swappable references (``rebuild/live.py``), so
+    that an online rebuild can switch a running process to new versions.
     """
 
     def __init__(
         self, settings: Settings, log: EventLog, *, embedder: Embedder | None = None,
         reranker: Reranker | None = None, presets: Mapping[str, Preset] = PRESETS,
-        vectors_where: str = "the vector index", vectors_remedy: str = CLUSTER_REMEDY,
+        vectors_where: str = "the vector index", vectors_remedy: str = CLUSTER_REMEDY, live: bool = False,
     ) -> None:
+        self.live = live
         self.settings = settings
         self.log = log
         self.presets = presets
@@ -106,6 +110,8 @@ class Parts:
         """The embedder, loaded (one embedding made) before it is returned."""
         if self._embedder is None:
             self._embedder = make_embedder(self.settings)
+        if self.live and not isinstance(self._embedder, LiveEmbedder):
+            self._embedder = LiveEmbedder(self._embedder)
         await self._embedder.embed(["warm up"])
         return self._embedder
 
@@ -123,8 +129,14 @@ class Parts:
         if self._vectors is None:
             embedder = await self.embedder()
             vectors = make_vector_index(self.settings, embedder.dim)
-            self.on_close(vectors.close)
-            await check_vectors_model(vectors, embedder.model_id, where=self._where, remedy=self._remedy)
+            try:
+                await check_vectors_model(vectors, embedder.model_id, where=self._where, remedy=self._remedy)
+            except BaseException:
+                await vectors.close()
+                raise
+            if self.live:
+                vectors = LiveVectorIndex(vectors, embedder.model_id)
+            self.on_close(vectors.close)  # live: whichever version is live at the end
             self._vectors = vectors
         return self._vectors
 
@@ -136,11 +148,13 @@ class Parts:
 
     @cached_property
     def text(self) -> TextIndex:
-        return self._closed_later(make_text_index(self.settings))
+        text = make_text_index(self.settings)
+        return self._closed_later(LiveTextIndex(text) if self.live else text)
 
     @cached_property
     def graph(self) -> GraphStore:
-        return self._closed_later(make_graph_store(self.settings))
+        graph = make_graph_store(self.settings)
+        return self._closed_later(LiveGraph(graph) if self.live else graph)
 
     @cached_property
     def reflect_state(self) -> ReflectState:

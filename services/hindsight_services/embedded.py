@@ -47,6 +47,9 @@ from hindsight_services.observability import FASTAPI_TELEMETRY, install_telemetr
 from hindsight_services.query import wiring as query_wiring
 from hindsight_services.query.handler import Query
 from hindsight_services.query.ui_routes import ui_router
+from hindsight_services.rebuild import routes as rebuild_routes
+from hindsight_services.rebuild.embedded import EmbeddedRebuilds
+from hindsight_services.rebuild.records import resolve as resolve_versions
 from hindsight_services.status import read_status
 
 log = logging.getLogger(__name__)
@@ -86,6 +89,7 @@ async def check_data_dir(settings: Settings) -> None:
     ``EmbeddedRuntime.start`` checks the same."""
     lock = lock_data_dir(settings)  # never open a shard another process is using
     try:
+        settings = resolve_versions(settings)  # the live versions and their embedder
         embedder = make_embedder(settings)
         vectors = make_vector_index(settings, embedder.dim)
         try:
@@ -122,14 +126,18 @@ class EmbeddedRuntime:
         self._parts: compose.Parts
         self.consumers: list[Consumer] = []
         self.query: Query
+        self.rebuilds: EmbeddedRebuilds
 
     async def start(self) -> None:
         self._lock = lock_data_dir(self.settings)
+        self.settings = resolve_versions(self.settings)  # the live versions (rebuild/records.py)
         self.log = TracedLog(make_log(self.settings))  # appends traced and counted
+        # live: the embedder and projections behind swappable references, so that an online
+        # rebuild can switch them (rebuild/live.py).
         parts = self._parts = compose.Parts(
             self.settings, self.log, embedder=self._given_embedder, reranker=self._given_reranker,
             presets=self._presets, vectors_where=f"the vector projection in {self.settings.vector_dir}",
-            vectors_remedy=embedded_remedy(str(self.settings.data_dir)))
+            vectors_remedy=embedded_remedy(str(self.settings.data_dir)), live=True)
         try:
             self.embedder = await parts.embedder()  # the model is loaded before saying ready
             await parts.reranker()
@@ -147,6 +155,7 @@ class EmbeddedRuntime:
             raise
         assert parts.access_recorder is not None  # compose.query made it
         self.access_recorder = parts.access_recorder
+        self.rebuilds = EmbeddedRebuilds(self)
         self._tasks = [
             asyncio.create_task(supervise(c, self._stop), name=f"consumer:{c.group}")
             for c in self.consumers
@@ -168,6 +177,7 @@ class EmbeddedRuntime:
             await asyncio.sleep(0.05)
 
     async def stop(self) -> None:
+        await self.rebuilds.stop()  # a rebuild cut short resumes on the next request
         await self.access_recorder.stop()  # flushes: a clean stop loses no counts
         self._stop.set()
         for t in self._tasks:
@@ -247,5 +257,6 @@ def create_app(
     app.include_router(query_wiring.router(lambda: runtime.query, settings, auth))
     app.include_router(auth_routes.router(settings, auth, audit))
     app.include_router(erase_routes.router(lambda: runtime.log, settings, auth, audit))
+    app.include_router(rebuild_routes.router(lambda: runtime.rebuilds, auth))
     app.include_router(ui_router())
     return app

@@ -318,7 +318,10 @@ async def run(settings: Settings, projections: Sequence[str], as_json: bool) -> 
     if settings.log_backend == "sqlite":
         from hindsight_services.embedded import lock_data_dir
 
+        from hindsight_services.rebuild.records import resolve
+
         lock = lock_data_dir(settings)
+        settings = resolve(settings)  # the live versions, and the embedder they were made with
     log = make_log(settings)
     embedder: Embedder = make_embedder(settings)
     cache = make_embedding_cache(settings)

@@ -8,11 +8,9 @@ validated against the Kubernetes schemas in test_deploy_validation.py.
 
 from __future__ import annotations
 
-import importlib.util
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -20,6 +18,7 @@ import pytest
 import yaml
 
 from hindsight_common.settings import Settings
+from hindsight_services import cli
 from hindsight_services.process import SERVICES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,7 +38,7 @@ EMBEDDING_SERVICES = ("embed", "query")
 # autoscaled ones are EMBEDDING_SERVICES.
 MODEL_SERVICES = (*EMBEDDING_SERVICES, "consolidate")
 INFRA = ("kafka", "postgres", "qdrant", "elasticsearch", "neo4j")
-REBUILDS = ("embed", "project")
+REBUILD_JOB = "hindsight-rebuild"
 
 SETTING_NAMES = frozenset("HINDSIGHT_" + name.upper() for name in Settings.model_fields)
 # A whole HINDSIGHT_* name; "HINDSIGHT_LLM_*" (a family in prose) does not match.
@@ -391,101 +390,30 @@ def test_query_forwards_writes_to_the_ingest_service(base: dict[tuple[str, str],
 # --- replay (rebuild) Jobs ----------------------------------------------------------------
 
 
-def load_rebuild_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("hindsight_rebuild_job", REPLAY / "rebuild.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-@pytest.mark.parametrize("service", REBUILDS)
-def test_rebuild_jobs_write_a_new_version(base: dict[tuple[str, str], Obj], service: str) -> None:
+def test_the_rebuild_job_runs_the_online_replay_with_the_live_settings(base: dict[tuple[str, str], Obj]) -> None:
     replay = objects_in(REPLAY)
     assert not of_kind(base, "Job"), "a Job in the base would run on every apply"
-    job = replay[("Job", f"hindsight-rebuild-{service}")]
+    job = replay[("Job", "hindsight-rebuild")]
     assert job["apiVersion"] == "batch/v1"
-    assert job["spec"]["suspend"] is True, "created suspended: the live worker must stop first"
+    assert not job["spec"].get("suspend"), "nothing to stop first: the rebuild runs beside the live workers"
     pod = job["spec"]["template"]["spec"]
     assert pod["restartPolicy"] in ("Never", "OnFailure")
     c = container(job)
-    assert c["command"][-1].endswith("/rebuild.py") and c["args"] == [service]
-    mount = next(m for m in c["volumeMounts"] if c["command"][-1].startswith(m["mountPath"] + "/"))
-    volume = next(v for v in pod["volumes"] if v["name"] == mount["name"])
-    generators = load_docs(REPLAY / "kustomization.yaml")[0]["configMapGenerator"]
-    assert any(g["name"] == volume["configMap"]["name"] and "rebuild.py" in g["files"] for g in generators)
+    assert "command" not in c and c["args"] == ["replay", "--projection", "all"]  # the image's `hindsight`
+    args = cli._parser().parse_args(c["args"])
+    assert args.command == "replay" and args.projection == "all" and not args.drop_old
     assert {"configMapRef": {"name": CONFIGMAP}} in c["envFrom"]
     assert {"secretRef": {"name": SECRET}} in c["envFrom"]
     assert c["securityContext"]["readOnlyRootFilesystem"] is True
 
+    # The same aliases and namespace as the services: the Job itself fills new versions
+    # behind them and moves them (services/hindsight_services/rebuild/cluster.py).
     live = as_settings({**base_config(base), **base_secret(base)})
     overrides = {k: v for k, v in env_of(c).items() if k.startswith("HINDSIGHT_")}
     rebuilt = as_settings({**base_config(base), **base_secret(base), **overrides})
-    if service == "embed":
-        assert rebuilt.qdrant_collection != live.qdrant_collection
-    else:
-        assert rebuilt.elasticsearch_index != live.elasticsearch_index
-        assert rebuilt.neo4j_namespace != live.neo4j_namespace
-
-
-def test_rebuild_script_services_and_streams() -> None:
-    rebuild = load_rebuild_script()
-    assert tuple(rebuild.SERVICES) == REBUILDS
-    assert set(REBUILDS) <= set(SERVICES)
-    from hindsight_services.embed.wiring import STREAMS as EMBED_STREAMS
-    from hindsight_services.project.wiring import STREAMS as PROJECT_STREAMS
-
-    assert rebuild.streams_of("embed") == tuple(EMBED_STREAMS)
-    assert rebuild.streams_of("project") == tuple(PROJECT_STREAMS)
-    assert rebuild.main(["reflect"]) == 2
-    assert rebuild.main([]) == 2
-
-
-def test_rebuild_script_counts_what_is_left() -> None:
-    rebuild = load_rebuild_script()
-    target = {"i#0": 9, "i#1": 4}
-    assert rebuild.remaining({}, target) == 15
-    assert rebuild.remaining({"i#0": 9}, target) == 5
-    assert rebuild.remaining({"i#0": 9, "i#1": 4, "m#0": 3}, target) == 0
-    assert rebuild.remaining({"i#0": 12, "i#1": 7}, target) == 0  # past the target: done
-    assert rebuild.remaining({}, {}) == 0
-
-
-class FakeChild:
-    def __init__(self, exits_after_polls: int | None = None) -> None:
-        self.polls = 0
-        self.exits_after = exits_after_polls
-
-    def poll(self) -> int | None:
-        self.polls += 1
-        return 1 if self.exits_after is not None and self.polls > self.exits_after else None
-
-
-def positions(*steps: Mapping[str, int] | None) -> Iterator[Mapping[str, int] | None]:
-    yield from steps
-    while True:
-        yield steps[-1]
-
-
-def test_rebuild_script_stops_once_the_target_is_applied(capsys: pytest.CaptureFixture[str]) -> None:
-    rebuild = load_rebuild_script()
-    target = {"i#0": 9, "i#1": 4}
-    reads = positions(None, {}, {"i#0": 5}, {"i#0": 9, "i#1": 3}, {"i#0": 9, "i#1": 4})
-    child = FakeChild()
-    done = rebuild.wait_caught_up(child, target, lambda: next(reads), progress_every_s=0,
-                                  sleep=lambda s: None)
-    assert done is True
-    assert child.polls == 5
-    progress = capsys.readouterr().out
-    assert '"applied": 0, "of": 15' in progress and '"applied": 14, "of": 15' in progress
-
-
-def test_rebuild_script_fails_when_the_service_dies() -> None:
-    rebuild = load_rebuild_script()
-    reads = positions(None, {"i#0": 1})
-    child = FakeChild(exits_after_polls=3)
-    done = rebuild.wait_caught_up(child, {"i#0": 9}, lambda: next(reads), sleep=lambda s: None)
-    assert done is False
+    assert (rebuilt.qdrant_collection, rebuilt.elasticsearch_index, rebuilt.neo4j_namespace) == (
+        live.qdrant_collection, live.elasticsearch_index, live.neo4j_namespace)
+    assert rebuilt.log_backend == "kafka" and rebuilt.vector_backend == "qdrant"
 
 
 # --- embedded StatefulSet -----------------------------------------------------------------

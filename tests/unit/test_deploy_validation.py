@@ -23,7 +23,7 @@ from tests.unit.test_deploy_manifests import (
     COMPOSE,
     K8S,
     OVERLAYS,
-    REBUILDS,
+    REBUILD_JOB,
     SECRET,
     SERVICES,
     Obj,
@@ -260,10 +260,6 @@ def test_replay_overlay_built(overlay: str, tools: toolchain.Tools) -> None:
     app = build(K8S / "overlays" / overlay, tools)
     namespaces = {obj["metadata"].get("namespace") for obj in built.values()}
     assert namespaces == {obj["metadata"].get("namespace") for obj in app.values()}
-    scripts = of_kind(built, "ConfigMap")
-    assert len(scripts) == 1
-    for service in REBUILDS:
-        job = built[("Job", f"hindsight-rebuild-{service}")]
-        volumes = {v["name"]: v for v in job["spec"]["template"]["spec"]["volumes"]}
-        assert any(v.get("configMap", {}).get("name") in scripts for v in volumes.values())
-        assert container(job)["image"] == container(deployment(app, service))["image"]
+    job = built[("Job", REBUILD_JOB)]
+    assert container(job)["image"] == container(deployment(app, "embed"))["image"]
+    assert of_kind(built, "Job") == {REBUILD_JOB: job}

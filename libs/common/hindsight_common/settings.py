@@ -184,6 +184,8 @@ class Settings(BaseSettings):
 
     # Consumers.
     consumer_batch: int = Field(256, ge=1)
+    rebuild_batch: int = Field(
+        2000, ge=1, description="Records per batch of an online rebuild's consumers (one write each).")
     poll_timeout_s: float = Field(0.5, gt=0)
 
     # Reflection: the offline rules unless an OpenAI-compatible LLM is configured.
@@ -248,6 +250,16 @@ class Settings(BaseSettings):
                     "system, third_party.",
     )
 
+    # Which version of each embedded projection is live. The embedded runtime, verify and
+    # replay replace it at start-up with the data directory's pointer record
+    # (projections/versions.json, services/hindsight_services/rebuild/); version 1 (or
+    # absent) is the original folder, version N the folder with ".vN".
+    projection_versions: dict[str, int] = Field(default_factory=dict, exclude=True)
+
+    def _versioned(self, name: str, projection: str) -> str:
+        version = self.projection_versions.get(projection, 1)
+        return name if version == 1 else f"{name}.v{version}"
+
     @property
     def log_path(self) -> Path:
         return self.data_dir / "log" / "hindsight.sqlite3"
@@ -258,7 +270,7 @@ class Settings(BaseSettings):
 
     @property
     def vector_dir(self) -> Path:
-        return self.projections_dir / "vectors"
+        return self.projections_dir / self._versioned("vectors", "vector")
 
     @property
     def reflect_state_path(self) -> Path:
@@ -281,7 +293,7 @@ class Settings(BaseSettings):
     def text_path(self) -> Path:
         # v3: the FTS table gained the context column (v2: scope tokens); an older file is
         # left alone and the projection is rebuilt from the log under the new name.
-        return self.projections_dir / "text" / "bm25.v3.sqlite3"
+        return self.projections_dir / self._versioned("text", "text") / "bm25.v3.sqlite3"
 
     @property
     def signing_keyring_path(self) -> Path:
@@ -299,7 +311,7 @@ class Settings(BaseSettings):
 
     @property
     def graph_path(self) -> Path:
-        return self.projections_dir / "graph" / "graph.sqlite3"
+        return self.projections_dir / self._versioned("graph", "graph") / "graph.sqlite3"
 
 
 def load_settings(**overrides: object) -> Settings:

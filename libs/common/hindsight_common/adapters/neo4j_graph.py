@@ -17,6 +17,11 @@ listed or returned.
 The namespace (``hindsight_v1`` by default) is a property on every node rather than a
 label prefix, so one set of constraints serves every namespace: a rebuild writes
 ``hindsight_v2`` next to the live one, and each test writes its own and drops it.
+A namespace alias lets readers switch namespace without a restart: a
+``(:NamespaceAlias {name, target})`` node named after the configured namespace points
+at the namespace that is live (an online rebuild writes ``hindsight_v2`` and then
+points ``hindsight_v1``'s alias at it, one write). Every call resolves it, cached for
+``ALIAS_TTL_S``; with no such node the configured namespace is the live one.
 Uniqueness constraints, on (ns, tenant, id) for documents, users and sessions (plus
 user), (ns, tenant, key) for entities and (ns, name, key) for positions, are created
 lazily on the first call (``IF NOT EXISTS``, so idempotent). Every query filters on
@@ -32,12 +37,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
 
 from neo4j import AsyncDriver, AsyncGraphDatabase, AsyncManagedTransaction, unit_of_work
 from neo4j.exceptions import DriverError, Neo4jError
 
+from hindsight_common.adapters.neo4j_aliases import NamespaceAliases
 from hindsight_common.documents import from_payload, to_payload
 from hindsight_common.errors import ConfigurationError, ProjectionError
 from hindsight_common.text.entities import entity_key, entity_keys
@@ -49,6 +56,7 @@ T = TypeVar("T")
 
 DEFAULT_NAMESPACE = "hindsight_v1"
 DEFAULT_TIMEOUT_S = 10.0
+ALIAS_TTL_S = 1.0
 _LABELS = {"episodic": "Interaction", "semantic": "Memory", "summary": "Summary"}
 
 _CREATED_CONCURRENTLY = frozenset({
@@ -157,7 +165,7 @@ def _doc_row(item: GraphItem) -> dict[str, Any]:
     return {"tenant": d.tenant, "id": d.id, "label": _LABELS.get(d.type, ""), "props": props}
 
 
-class Neo4jGraph(GraphStore):
+class Neo4jGraph(NamespaceAliases, GraphStore):
     """The graph projection in one Neo4j database, inside one namespace.
 
     No I/O in the constructor (the factory stays sync): the driver connects, and the
@@ -175,6 +183,7 @@ class Neo4jGraph(GraphStore):
         database: str | None = None,
         timeout_s: float = DEFAULT_TIMEOUT_S,
         name: str = "graph",
+        follow_alias: bool = True,
     ) -> None:
         if not namespace:
             raise ConfigurationError("the Neo4j graph namespace must not be empty")
@@ -188,6 +197,9 @@ class Neo4jGraph(GraphStore):
         self._schema_ready = False
         self._closed = False
         self._init_lock = asyncio.Lock()
+        # The namespace alias (see the module docstring): resolved at most every ALIAS_TTL_S.
+        self._follow_alias = follow_alias
+        self._resolved: tuple[float, str] | None = None
 
     async def _ready(self) -> AsyncDriver:
         async with self._init_lock:
@@ -246,11 +258,25 @@ class Neo4jGraph(GraphStore):
         return await self._bounded(run(), what)
 
     async def _read(self, query: str, **params: Any) -> list[dict[str, Any]]:
+        ns = await self.live_namespace()
+
         async def fn(tx: AsyncManagedTransaction) -> list[dict[str, Any]]:
-            result = await tx.run(query, ns=self.namespace, **params)
+            result = await tx.run(query, ns=ns, **params)
             return await result.data()
 
         return await self._tx(False, fn, "read")
+
+    async def live_namespace(self) -> str:
+        """The namespace the configured one is an alias of (itself when no alias node
+        names it, or with ``follow_alias=False``), cached for ``ALIAS_TTL_S``."""
+        if not self._follow_alias:
+            return self.namespace
+        now = time.monotonic()
+        if self._resolved is not None and now - self._resolved[0] < ALIAS_TTL_S:
+            return self._resolved[1]
+        target = await self.alias_target()
+        self._resolved = (now, target or self.namespace)
+        return self._resolved[1]
 
     async def upsert(self, items: Sequence[GraphItem], position: Position) -> None:
         docs = [_doc_row(i) for i in items]
@@ -272,8 +298,9 @@ class Neo4jGraph(GraphStore):
         }
         rows = [{"key": k, "offset": v} for k, v in position.items()]
 
+        ns = await self.live_namespace()
+
         async def fn(tx: AsyncManagedTransaction) -> None:
-            ns = self.namespace
             if docs:
                 await (await tx.run(_WRITE_DOCS, ns=ns, docs=docs)).consume()
             if mention_rows:
