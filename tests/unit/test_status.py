@@ -11,8 +11,10 @@ HEADS = {"hindsight.interactions.v1#0": 5, "hindsight.interactions.v1#1": 2,
 
 def test_every_group_is_behind_by_the_offsets_it_has_not_applied() -> None:
     positions = {
-        "embed": {"hindsight.interactions.v1#0": 5, "hindsight.interactions.v1#1": 2, "hindsight.memories.v1#0": 3},
-        "project": {"hindsight.interactions.v1#0": 3, "hindsight.memories.v1#0": 3},  # #1 never applied
+        "embed": {"hindsight.interactions.v1#0": 5, "hindsight.interactions.v1#1": 2, "hindsight.memories.v1#0": 3,
+                  "hindsight.control.v1#0": 1},
+        "project": {"hindsight.interactions.v1#0": 3, "hindsight.memories.v1#0": 3,
+                    "hindsight.control.v1#0": 1},  # interactions #1 never applied
         "reflect": {"hindsight.interactions.v1#0": 5, "hindsight.interactions.v1#1": 2},  # control#0 missing
         "consolidate": {"hindsight.memories.v1#0": 3},
     }
