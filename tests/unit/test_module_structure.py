@@ -187,3 +187,16 @@ def test_the_recall_engine_is_built_in_one_place() -> None:
     two modes drift apart."""
     assert constructions_of("RecallEngine") == {"hindsight_services.compose": 1}
     assert constructions_of("Query") == {"hindsight_services.compose": 1}
+
+
+def test_test_modules_have_unique_names() -> None:
+    """pytest imports a test folder without ``__init__.py`` by the file's basename, so two
+    test files of one name in unit/, integration/ and e2e/ stop the whole run at collection."""
+    seen: dict[str, Path] = {}
+    clashes = []
+    for folder in ("unit", "integration", "e2e"):
+        for path in sorted((ROOT / "tests" / folder).glob("test_*.py")):
+            if path.name in seen:
+                clashes.append(f"{seen[path.name].relative_to(ROOT)} and {path.relative_to(ROOT)}")
+            seen.setdefault(path.name, path)
+    assert clashes == [], clashes
