@@ -300,3 +300,5 @@ async def _verify(args: argparse.Namespace) -> int:
     return await run(load_settings(data_dir=args.data_dir), names, args.json)
 
 
+if __name__ == "__main__":
+    sys.exit(main())
