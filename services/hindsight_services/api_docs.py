@@ -107,7 +107,9 @@ def _constraints(schemas: dict[str, Any], settings: Settings, presets: Sequence[
     for model, field in (("RecallIn", "query"), ("InteractionIn", "content")):
         prop(model, field)["pattern"] = r"\S"
     if "ReflectIn" in schemas:
-        schemas["ReflectIn"]["not"] = {"required": ["session", "task"]}
+        # Both given as strings is refused; null is the same as leaving a field out.
+        schemas["ReflectIn"]["not"] = {"required": ["session", "task"],
+                                       "properties": {"session": {"type": "string"}, "task": {"type": "string"}}}
         schemas["ReflectIn"]["description"] = "Give a session or a task, not both."
 
 

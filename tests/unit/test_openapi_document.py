@@ -119,7 +119,7 @@ def test_the_rules_the_server_enforces_are_in_the_schemas(doc: dict[str, Any]) -
     assert schemas["RecallIn"]["properties"]["k"]["maximum"] == Settings().recall_max_k
     assert schemas["RecallIn"]["properties"]["query"]["pattern"] == r"\S"
     assert schemas["InteractionIn"]["properties"]["content"]["pattern"] == r"\S"
-    assert schemas["ReflectIn"]["not"] == {"required": ["session", "task"]}
+    assert schemas["ReflectIn"]["not"]["required"] == ["session", "task"]
     memory_id = next(
         p for p in doc["paths"]["/v1/memories/{memory_id}"]["get"]["parameters"] if p["name"] == "memory_id"
     )
@@ -136,6 +136,8 @@ def test_the_rules_the_server_enforces_are_in_the_schemas(doc: dict[str, Any]) -
     assert not valid("RecallIn", {"query": "hiking", "k": 101})
     assert valid("ReflectIn", {"user": "u", "session": "s"})
     assert not valid("ReflectIn", {"user": "u", "session": "s", "task": "t"})
+    assert valid("ReflectIn", {"user": "u", "session": None, "task": None})  # null is leaving it out
+    assert valid("ReflectIn", {"user": "u", "session": "s", "task": None})
 
 
 def test_our_error_bodies_match_the_published_error_shape(doc: dict[str, Any]) -> None:
