@@ -44,6 +44,7 @@ TIMEOUT = 60
 OPEN_ROUTES = {("GET", "/healthz"), ("GET", "/"), ("GET", "/ui"), ("GET", "/ui/"), ("GET", "/ui/{name}"),
                ("GET", "/openapi.json"), ("GET", "/docs"), ("GET", "/docs/oauth2-redirect"), ("GET", "/redoc"),
                ("GET", "/metrics")}
+MEMORY = "00000000-0000-4000-8000-000000000001"
 TURN = {"user": "ann", "session": "s1", "speaker": "Ann", "content": "I live in Lisbon and keep bees."}
 
 
@@ -83,6 +84,15 @@ def samples(revocable: str) -> dict[tuple[str, str], Sample]:
             "admin", f"/v1/admin/keys/{revocable}:revoke", names_tenant=False),
         ("GET", "/v1/admin/audit"): Sample("admin", "/v1/admin/audit", params={"limit": "5"}, names_tenant=False),
         ("DELETE", "/v1/users/{user}"): Sample("erase", "/v1/users/ann", params=t, method="DELETE"),
+        **{("POST", f"/v1/memories/{{memory_id}}:{action}"): Sample(
+            "write", f"/v1/memories/{MEMORY}:{action}", {"user": "ann", **t})
+           for action in ("pin", "unpin", "restore", "expire")},
+        ("POST", "/v1/consolidate"): Sample("write", "/v1/consolidate", {"user": "ann", "dry_run": True, **t}),
+        # The embedded server's rebuild: admin; a projection it does not know is refused
+        # after the key check (400), so the walk starts no rebuild.
+        ("POST", "/v1/admin/rebuild"): Sample("admin", "/v1/admin/rebuild", {"projection": "none"},
+                                              names_tenant=False),
+        ("GET", "/v1/admin/rebuild"): Sample("admin", "/v1/admin/rebuild", names_tenant=False),
     }
 
 
@@ -258,6 +268,8 @@ def grpc_samples() -> dict[str, tuple[str, Any]]:
         "GetMemory": ("read", pb.GetMemoryRequest(tenant=TENANT, memory_id="m1")),
         "GetMemoryHistory": ("read", pb.GetMemoryRequest(tenant=TENANT, memory_id="m1")),
         "EraseUser": ("erase", pb.EraseUserRequest(tenant=TENANT, user="ann")),
+        **{name: ("write", pb.MemoryActionRequest(tenant=TENANT, memory_id=MEMORY, user="ann"))
+           for name in ("PinMemory", "UnpinMemory", "RestoreMemory")},
     }
 
 
@@ -302,6 +314,9 @@ def mcp_samples() -> dict[str, dict[str, Any]]:
         "session_context": {"session": "s1"},
         "list_memories": {},
         "memory_history": {"memory_id": "m1"},
+        "pin_memory": {"memory_id": MEMORY},
+        "unpin_memory": {"memory_id": MEMORY},
+        "restore_memory": {"memory_id": MEMORY},
     }
 
 
@@ -314,7 +329,8 @@ async def test_every_mcp_tool_needs_a_key_of_its_tenant_with_its_scope(secured: 
     table = mcp_samples()
     assert names == set(table) == {fn.__name__ for fn, _, _ in TOOLS}, "a tool is missing from this walk"
     tools = {fn.__name__: fn for fn, _, _ in TOOLS}
-    scope_of = {"retain": "write", "reflect": "write", "forget": "write"}
+    scope_of = {"retain": "write", "reflect": "write", "forget": "write", "pin_memory": "write",
+                "unpin_memory": "write", "restore_memory": "write"}
     transport = httpx.ASGITransport(app=app.application)
 
     async def call(name: str, key: str | None, tenant: str | None = TENANT) -> str:
