@@ -90,6 +90,7 @@ class Parts:
         self._embedder = embedder
         self._reranker = reranker
         self._reranker_ready = False
+        self._embedder_ready = False
         self._where = vectors_where
         self._remedy = vectors_remedy
         self._vectors: VectorIndex | None = None
@@ -112,7 +113,9 @@ class Parts:
             self._embedder = make_embedder(self.settings)
         if self.live and not isinstance(self._embedder, LiveEmbedder):
             self._embedder = LiveEmbedder(self._embedder)
-        await self._embedder.embed(["warm up"])
+        if not self._embedder_ready:  # once: every service asks for the embedder
+            await self._embedder.embed(["warm up"])
+            self._embedder_ready = True
         return self._embedder
 
     async def reranker(self) -> Reranker | None:
