@@ -32,7 +32,7 @@ async def test_the_gateway_audits_writes_and_recalls_on_kafka(
         kafka_partitions=1, postgres_dsn=server_url("HINDSIGHT_POSTGRES_DSN", "PostgreSQL"),
         text_backend="sqlite_fts", graph_backend="sqlite", grpc_port=0, reranker="none",
         signing_keys={"audit": base64.b64encode(b"audit-kafka-test-key-32-bytes-ok").decode()},
-        signing_key_id="audit")
+        signing_key_id="audit", master_key=base64.b64encode(b"audit-kafka-test-master-key-32by").decode())
     token, record = new_key("default", ["read", "write", "admin"], now())
     store = make_credentials(settings)  # the cluster's key store, in PostgreSQL
     try:
