@@ -21,6 +21,7 @@ empties the graph on a restart) for 30 s (``HINDSIGHT_CHAOS=1``).
 from __future__ import annotations
 
 import asyncio
+import base64
 import os
 import time
 import uuid
@@ -110,6 +111,7 @@ def faulty(tmp_path: Path) -> Iterator[Faulty]:
         "HINDSIGHT_POLL_TIMEOUT_S": "0.2",
         "HINDSIGHT_GRPC_PORT": str(free_port()),
         "HINDSIGHT_SIGNING_KEYRING_FILE": str(tmp_path / "signing.json"),
+        "HINDSIGHT_MASTER_KEY": base64.b64encode(os.urandom(32)).decode(),  # required in a cluster
     }
     for name in ("HINDSIGHT_AUTH", "HINDSIGHT_NEO4J_USER", "HINDSIGHT_NEO4J_PASSWORD"):
         env.pop(name, None)
