@@ -125,8 +125,11 @@ async def test_metrics_after_traffic(app: App) -> None:
                       stream=INTERACTIONS) >= 2
         assert gained(found, before, "hindsight_freshness_seconds_count", group=group) >= 2
         assert gained(found, before, "hindsight_processing_seconds_count", group=group) >= 1
-        lags = [v for (n, ls), v in found.items() if n == "hindsight_consumer_lag" and ("group", group) in ls]
-        assert lags and all(v == 0 for v in lags)  # caught up
+        lags = {k: v for k, v in found.items() if k[0] == "hindsight_consumer_lag" and ("group", group) in k[1]}
+        assert lags, group
+        # The registry is per process: a gauge another test's consumer left behind (a Kafka
+        # partition this log lacks) keeps its old value; what this runtime set is caught up.
+        assert all(v == 0 for k, v in lags.items() if before.get(k) != v), lags  # caught up
     assert gained(found, before, "hindsight_events_appended_total", stream=INTERACTIONS) >= 2
     assert gained(found, before, "hindsight_recall_seconds_count", preset="balanced") >= 1
     assert gained(found, before, "hindsight_recall_stage_seconds_count", stage="vector") >= 1
