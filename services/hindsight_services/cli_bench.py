@@ -121,6 +121,7 @@ def _bench_reflect(args: argparse.Namespace) -> int:
 
     from hindsight_common.reflection.evaluation import (
         DEV_V3_SET,
+        DEV_V4_SET,
         HELD_OUT_SET,
         HELD_OUT_V2_SET,
         HELD_OUT_V3_SET,
@@ -138,8 +139,11 @@ def _bench_reflect(args: argparse.Namespace) -> int:
         "dev-v3 (the v3 rules were iterated on it)": str(
             files("hindsight_common.reflection").joinpath(DEV_V3_SET)
         ),
-        "held-out-v3 (committed before the v3 rules, never used to change one)": str(
+        "held-out-v3 (blind once, before the v3 rules; development data since)": str(
             files("hindsight_common.reflection").joinpath(HELD_OUT_V3_SET)
+        ),
+        "dev-v4 (the precision round was iterated on it)": str(
+            files("hindsight_common.reflection").joinpath(DEV_V4_SET)
         ),
     }
     out = {}

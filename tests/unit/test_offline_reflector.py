@@ -311,10 +311,16 @@ def test_tool_system_and_assistant_turns_are_ignored() -> None:
 
 def test_between_two_people_both_are_read_and_you_is_the_other_one() -> None:
     found = reflect_turns([turn(1, "Ines", "I love talking to you about birds."),
-                           turn(2, "Ravi", "I really like your photos.", role="assistant")])
+                           turn(2, "Ravi", "I really like hiking with you.", role="assistant")])
     assert [c.content for c in found] == ["Ines loves talking to Ravi about birds.",
-                                          "Ravi really likes Ines's photos."]
+                                          "Ravi really likes hiking with Ines."]
     assert [c.entities[0] for c in found] == ["Ines", "Ravi"]
+
+
+def test_a_compliment_on_the_other_ones_work_is_not_a_taste() -> None:
+    # "your photos" are only identified by the conversation: a reaction, not a preference.
+    assert reflect_turns([turn(1, "Ines", "Look at these herons."),
+                          turn(2, "Ravi", "I really like your photos.", role="assistant")]) == []
 
 
 def test_same_statement_twice_is_one_candidate_with_merged_provenance() -> None:

@@ -330,11 +330,14 @@ _TOPIC_STOP = frozenset({
     "today", "tonight", "tomorrow", "yesterday", "later", "soon", "instead", "better",
     "worse", "less",
 })
-# Words that end a topic once it has a word ("bed early", "yoga three times") but are part
-# of it, or skipped, when they lead ("early meetings", "two cats").
-_TRAILING_STOP = frozenset({"early", "late", "once", "twice", "one", "two", "three", "four",
-                            "five", "six", "seven", "eight", "nine", "ten", "several", "few"})
-_NUMBERS = _TRAILING_STOP - {"early", "late"}
+_NUMBERS = frozenset({"once", "twice", "one", "two", "three", "four", "five", "six", "seven",
+                      "eight", "nine", "ten", "several", "few"})
+# Words that end a topic once it has a word ("bed early", "yoga three times", "chess
+# online") but are part of it, or skipped, when they lead ("early meetings", "two cats",
+# "online games"): numbers, and adverbs of time, place and company.
+_TRAILING_STOP = _NUMBERS | {"early", "late", "online", "offline", "outdoors", "indoors",
+                             "outside", "inside", "abroad", "alone", "together", "nearby",
+                             "locally", "downstairs", "upstairs"}
 _INNER_SKIP = frozenset({"a", "an", "the", "my", "your", "his", "her", "their", "our", "its",
                          "some", "this", "these", "those"})
 

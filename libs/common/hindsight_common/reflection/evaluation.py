@@ -7,7 +7,7 @@ equal and, when the item names a `subject`, the candidate's subject (`entities[0
 for an anonymous user) equals it, case aside. A candidate matches at most one item. An
 item's `value` is there for readers and is not scored.
 
-    python -m hindsight_common.reflection [--dev-v3 | --held-out | --held-out-v2 | path.jsonl]
+    python -m hindsight_common.reflection [--dev-v3 | --dev-v4 | --held-out | ... | path.jsonl]
 """
 
 from __future__ import annotations
@@ -28,7 +28,11 @@ HELD_OUT_V2_SET = "heldout_v2_utterances.jsonl"
 # Written (2026-12-01) before the rules were widened, for iterating on them.
 DEV_V3_SET = "dev_v3_utterances.jsonl"
 # Written and committed before the widening, never used to change a rule; run once at the end.
+# Since the v4 round it is development data.
 HELD_OUT_V3_SET = "heldout_v3_utterances.jsonl"
+# Written (2026-12-01) for the precision round: sarcasm, hearsay, reactions to the
+# conversation, language words as adjectives, errands; iterated on.
+DEV_V4_SET = "dev_v4_utterances.jsonl"
 _EPOCH = datetime(2024, 1, 1, tzinfo=timezone.utc)
 
 

@@ -104,6 +104,14 @@ IRREGULAR_PAST = frozenset({
     "thought", "told", "said", "meant", "understood", "misunderstood", "misread", "stood",
     "sat", "led", "fed", "hid", "bit", "shut", "chose", "drew", "forgave", "froze",
 })
+# Everyday destinations: going there is an errand, not a trip or a life event.
+ERRANDS = frozenset({
+    "bed", "work", "school", "class", "home", "gym", "shop", "shops", "store", "supermarket",
+    "office", "bank", "doctor", "doctor's", "dentist", "dentist's", "pharmacy", "chemist",
+    "library", "pub", "bar", "cafe", "café", "park", "toilet", "bathroom", "loo", "kitchen",
+    "meeting", "post office", "market", "mall", "canteen", "lunch", "dinner", "breakfast",
+    "sleep", "church", "station", "airport", "hairdresser", "hairdresser's", "vet",
+})
 # Past verbs that report a thought, a wish or speech, not something that happened.
 NON_EVENT_PAST = frozenset({
     "wanted", "needed", "liked", "loved", "hated", "enjoyed", "used", "tried", "thought",
@@ -124,4 +132,6 @@ PARTICLES = frozenset({"up", "out", "off", "back", "over"})
 REPORTING_WORDS = frozenset({
     "said", "say", "says", "saying", "claim", "claimed", "claiming", "think", "thinks",
     "thought", "told", "tell", "tells", "mean", "meant", "believe", "believes", "suggest",
+    "claims", "swears", "swore", "reckons", "reckon", "reckoned", "mentioned", "mentions",
+    "insists", "insisted", "wrote", "writes", "saying",
 })

@@ -20,6 +20,7 @@ from hindsight_common.reflection.english import (
     topic,
 )
 from hindsight_common.reflection.lexicon import NATURAL_LANGUAGES
+from hindsight_common.reflection.stance import hearsay, ironic
 from hindsight_common.reflection.statements import Finding, Voice, statement_findings
 
 
@@ -209,15 +210,25 @@ def _imperative(core: str, voice: Voice) -> Reading | None:
 
 
 def read_sentence(sentence: str, voice: Voice) -> Reading:
-    """Read one sentence: markers first, then the plain statement rules."""
+    """Read one sentence: markers first, then the plain statement rules.
+
+    Hearsay yields nothing; an ironic sentence keeps no taste (stance.py says why).
+    """
     core = strip_discourse(sentence)
-    if not core or is_question(sentence) or is_question(core):
+    if not core or is_question(sentence) or is_question(core) or hearsay(sentence):
         return Reading()
-    for marker in (_error, _correction, _remember, _lesson, _imperative):
-        reading = marker(core, voice)
-        if reading is not None:
-            return reading
-    return Reading(tuple(statement_findings(core, voice)))
+    reading = next((r for marker in (_error, _correction, _remember, _lesson, _imperative)
+                    if (r := marker(core, voice)) is not None), None)
+    if reading is None:
+        reading = Reading(tuple(statement_findings(core, voice)))
+    if ironic(sentence):
+        reading = replace(reading, findings=tuple(f for f in reading.findings
+                                                  if not _is_taste(f)))
+    return reading
+
+
+def _is_taste(finding: Finding) -> bool:
+    return finding.kind == "preference" or ".preference." in finding.key
 
 
 def read_message(text: str, voice: Voice) -> list[Reading]:

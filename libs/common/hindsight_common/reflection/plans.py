@@ -8,6 +8,7 @@ intentions ("plans to ...").
 from __future__ import annotations
 
 from hindsight_common.reflection.english import clip, ing_to_base, topic
+from hindsight_common.reflection.lexicon import ERRANDS, PARTICLES
 from hindsight_common.reflection.slots import (
     PRONOUN_OBJECT,
     Predicate,
@@ -22,6 +23,10 @@ _TRAVEL = rx(r"^(?:is|are)\s+(?P<verb>going|heading|flying|travell?ing|driving)\
 _VISIT = rx(r"^is visiting\s+(?P<v>.+)")
 _GOING_ING = rx(r"^(?:is|are) going (?P<act>[a-z]+ing) (?:in|to|around|through|across|on|at)"
                  r"\s+(?P<v>.+)")
+_TAKING_ING = rx(r"^is taking (?:\w+ ){1,3}?(?P<act>[a-z]+ing) (?:in|to|around|through|across|on|at)"
+                  r"\s+(?P<v>.+)")
+_TRAVEL_ING = frozenset({"flying", "driving", "travelling", "traveling", "heading", "sailing",
+                         "cycling", "hiking", "backpacking", "touring"})
 _BOOKED = rx(r"^has (?:just |already |finally )?booked\s+(?P<v>.+)")
 _TRIP_WORDS = rx(r"\b(?:flights?|trip|holiday|vacation|cabin|hotel|cottage|train|ferry|villa|"
                   r"airbnb|campsite|b&b|hostel|tickets? to|week in|weekend in|cruise)\b")
@@ -45,6 +50,14 @@ _PROGRESSIVE = rx(r"^is (?P<verb>moving|starting|getting|having|taking|leaving|j
                    r"quitting|retiring|graduating|meeting|attending|hosting|celebrating|"
                    r"launching|beginning|throwing|running)\b")
 
+def errand(place: str) -> bool:
+    """True for an everyday destination ("the gym", "bed", "work"), which is no trip."""
+    words = place.lower().split(" ")
+    if words[:1] in (["the"], ["my"], ["a"]):
+        words = words[1:]
+    return " ".join(words[:2]) in ERRANDS or (words[:1] != [] and words[0] in ERRANDS)
+
+
 def plan(p: Predicate) -> Slot | None:
     """A trip or a plan with a date: "is flying to Oslo next month", "plans to repaint ..."."""
     def trip(value: str) -> Slot:
@@ -52,17 +65,25 @@ def plan(p: Predicate) -> Slot | None:
 
     if (match := _TRAVEL.match(p.text)) is not None:
         dest = value_of(match)
+        if errand(dest):
+            return None  # "heading to the gym later": an errand, not a trip
         if match.group("verb").lower() != "going":
             return trip(dest) if dest else None
         if place_like(dest) and (dest[0].isupper() or p.future_time):
             return trip(dest)
-        first = dest.split(" ")[0].lower() if dest else ""
+        first, _, after = dest.lower().partition(" ")
         if p.future_time and first.isalpha():
-            return Slot("event", "plan", first, dest, 0.7, "announced plan")
+            particle = after.split(" ")[0]  # "going to sign up" -> plan.sign_up
+            verb = f"{first}_{particle}" if particle in PARTICLES else first
+            return Slot("event", "plan", verb, dest, 0.7, "announced plan")
         return None
     if (match := _VISIT.match(p.text)) is not None and p.future_time:
         return trip(value_of(match))
     if (match := _GOING_ING.match(p.text)) is not None:
+        dest = value_of(match)
+        if dest and (dest[0].isupper() or p.future_time):
+            return trip(f"{match.group('act').lower()} in {dest}")
+    if (match := _TAKING_ING.match(p.text)) is not None:  # "taking the kids camping in Wales"
         dest = value_of(match)
         if dest and (dest[0].isupper() or p.future_time):
             return trip(f"{match.group('act').lower()} in {dest}")
@@ -92,7 +113,7 @@ def plan(p: Predicate) -> Slot | None:
     if timed is None and p.future_time and (any_ing := _PROGRESSIVE_ANY.match(p.text)):
         timed = None if any_ing.group("verb").lower() in _NOT_PLAN_VERBS else any_ing
     if timed is not None:
-        if _TRIP_WORDS.search(p.text[timed.end():]):
+        if _TRIP_WORDS.search(p.text[timed.end():]) or timed.group("verb").lower() in _TRAVEL_ING:
             return trip(clip(p.text, strip_time=False).removeprefix("is "))
         verb = ing_to_base(timed.group("verb"))
         # "I'll try that tomorrow": a plan about "that" is not self-contained.

@@ -14,6 +14,7 @@ from dataclasses import replace
 
 from hindsight_common.reflection.english import (
     ADVERBS,
+    TIME_PHRASE,
     base_form,
     clip,
     find_habit,
@@ -30,10 +31,12 @@ from hindsight_common.reflection.lexicon import (
     NON_EVENT_PAST,
     PARTICLES,
     POSSESSIONS,
+    ROLE_MODIFIERS,
     ROLES,
 )
-from hindsight_common.reflection.plans import plan
+from hindsight_common.reflection.plans import errand, plan
 from hindsight_common.reflection.preferences import category, wording
+from hindsight_common.reflection.stance import conversational
 from hindsight_common.reflection.slots import (
     PRONOUN_OBJECT,
     Predicate,
@@ -90,6 +93,8 @@ _HAS = rx(r"^(?:has got|has|owns)\s+(?P<v>.+)")
 _DRIVES = rx(r"^(?:drives|rides)\s+(?P<v>(?:a|an|my|the|\w+'s)\s.+|[A-Z].+)")
 _GOT = rx(r"^got (?P<v>married|engaged|promoted|divorced|hired|fired|accepted|laid off)\b")
 _EVENT = re.compile(r"^(?P<verb>[a-z]+)(?:\s+(?P<particle>[a-z]+))?\b")
+_HOW_IT_WENT = rx(r"^(?:a|an|such a|the)\s+(?:[\w-]+\s+){0,2}?(?:time|day|night|evening|week|"
+                   r"weekend|morning|afternoon|laugh|chat|blast|nap|rest|lie-in)\b")
 _PRONOUN_END = rx(r"\b(?:it|that|this|them)\W*$")
 _PREPOSITIONS = frozenset({"about", "with", "for", "at", "in", "on", "from", "to", "of", "by"})
 _NEGATIVE = ("hate", "dislike", "detest", "loathe", "stand", "not", "n't")
@@ -121,8 +126,8 @@ def _simple(pattern: re.Pattern[str], attr: str, confidence: float, rule: str,
             return None
         groups = match.groupdict()
         value = value_of(match) if groups.get("v") else groups.get("n") or ""
-        if not value or (place and not place_like(value)):
-            return None
+        if not value or (place and (not place_like(value) or TIME_PHRASE.fullmatch(value))):
+            return None  # "moved house in April": a date, not a place
         return Slot("fact", "personal", attr, value, confidence, rule)
 
     return apply
@@ -173,7 +178,7 @@ def _preference(p: Predicate) -> Slot | None:
                     f"is a fan of {fan.group('v')}", 0.85, "stated fandom")
     obj = clip(match.group("v"), strip_time=True)
     verb = match.group("verb").lower()
-    if not obj or PRONOUN_OBJECT.match(obj) or _PRONOUN_END.search(obj):
+    if not obj or PRONOUN_OBJECT.match(obj) or _PRONOUN_END.search(obj) or conversational(obj):
         return None
     negative = any(n in verb for n in _NEGATIVE) and "mind" not in verb
     # A liked language is a value of one shared slot, so a later one supersedes it; a
@@ -206,10 +211,12 @@ def _has(p: Predicate) -> Slot | None:
     value = value_of(match)
     if value.lower().startswith("no "):
         return None
-    for word in value.split(" ")[:5]:
-        low = word.lower().strip(".,!")
+    words = [w.lower().strip(".,!") for w in value.split(" ")[:5]]
+    for at, low in enumerate(words):
         if low in _PREPOSITIONS:
             break
+        if low in ROLE_MODIFIERS and at + 1 < len(words) and words[at + 1] in ROLES:
+            continue  # "a twin sister": the role is the word after the modifier
         if low in ROLES:
             return Slot("fact", "relation", ROLES[low], value, 0.8, "stated family member")
         if low in POSSESSIONS:
@@ -230,8 +237,13 @@ def _event(p: Predicate) -> Slot | None:
                                       (verb.endswith("ed") and len(verb) > 4)):
         return None
     particle = (match.group("particle") or "").lower()
-    if PRONOUN_OBJECT.match(p.text[match.end("verb"):].strip()):
+    rest = p.text[match.end("verb"):].strip()
+    if PRONOUN_OBJECT.match(rest):
         return None  # "I gave it a try yesterday": about something said before
+    if verb == "had" and _HOW_IT_WENT.match(rest):
+        return None  # "had a great time yesterday": how it went, not what happened
+    if conversational(rest) or (verb == "went" and errand(rest.removeprefix("to ").strip())):
+        return None  # "saw your message", "went to bed": the conversation, an errand
     attr = f"{verb}_{particle}" if particle in PARTICLES else verb
     if p.time is None and attr not in LIFE_EVENTS and verb not in LIFE_EVENTS:
         return None
@@ -243,7 +255,8 @@ def _event(p: Predicate) -> Slot | None:
 _NOT_HABITS = frozenset({"is", "has", "was", "did", "says", "said", "thinks", "forgets", "got",
                          "forgot", "thought", "knew", "had", "went", "felt",
                          "loses", "misses", "gets", "feels", "seems", "worries", "struggles",
-                         "ends", "doesn't", "hasn't", "isn't", "wasn't"})
+                         "ends", "doesn't", "hasn't", "isn't", "wasn't", "waits", "wakes",
+                         "arrives"})
 
 
 def _habit(p: Predicate) -> Slot | None:
@@ -252,6 +265,8 @@ def _habit(p: Predicate) -> Slot | None:
     verb, _, rest = p.text.partition(" ")
     if verb.lower() in _NOT_HABITS or (verb.lower() == "does" and rest.startswith(("not", "n't"))):
         return None
+    if PRONOUN_OBJECT.match(rest) or _PRONOUN_END.search(clip(rest, strip_time=True)):
+        return None  # "I do it every summer": about something said before
     attr = topic(f"{base_form(verb)} {rest}")
     if not attr:
         return None

@@ -15,18 +15,27 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from itertools import pairwise
 
-from hindsight_common.reflection.english import clip, topic
+from hindsight_common.reflection.english import ADVERBS, clip, topic
 from hindsight_common.reflection.lexicon import NATURAL_LANGUAGES, PROGRAMMING_LANGUAGES
+from hindsight_common.reflection.stance import conversational
 
 _I = re.IGNORECASE
 # Words that may stand before the preferred thing without naming it.
 _CATEGORY_SKIP = frozenset({"a", "an", "the", "to", "use", "using", "writing", "coding", "in",
-                            "plain", "modern"})
+                            "plain", "modern", "write", "code", "program", "programming"})
 # Lower-case spellings that are ordinary English words first ("go", "swift", "rust").
 _AMBIGUOUS_LANGUAGES = frozenset({"go", "c", "r", "swift", "rust", "dart", "julia", "ruby",
                                   "lua", "perl", "scala", "elixir", "zig", "sql"})
+# Words that may follow a language named as such ("Spanish with my gran", "Turkish more
+# than Arabic"): anything else after it is the noun it describes ("Thai curries").
+_AFTER_LANGUAGE = frozenset({
+    "more", "most", "better", "best", "less", "than", "over", "to", "for", "with", "when",
+    "whenever", "at", "in", "on", "by", "from", "please", "too", "instead", "if", "and", "or",
+    "but", "though", "rather", "all", "any", "every", "because", "so", "as", "again", "since",
+    "anyway", "mostly", "whereas", "while", "unless", "only", "i", "you", "we", "it", "is",
+    "are", "was", "a", "the",
+})
 
 
 @dataclass(frozen=True)
@@ -46,16 +55,31 @@ def category(obj: str, *, strict: bool) -> str:
     that "I love to go out" or "rust on the bike" are not read as languages.
     """
     words = [w.strip(".,!") for w in obj.split(" ")]
-    head = next((w for w in words if w.lower() not in _CATEGORY_SKIP), "")
+    at = next((i for i, w in enumerate(words) if w.lower() not in _CATEGORY_SKIP), len(words))
+    head = words[at] if at < len(words) else ""
     low = head.lower()
     named = head[:1].isupper() or not head.isalpha()
     if low in PROGRAMMING_LANGUAGES and (named or not strict or low not in _AMBIGUOUS_LANGUAGES):
         return "programming_language"
     lowered = [w.lower() for w in words]
-    if low in NATURAL_LANGUAGES and named or any(
-            a == "in" and b in NATURAL_LANGUAGES for a, b in pairwise(lowered)):
+    if low in NATURAL_LANGUAGES and named and not _modifies_noun(words[at + 1:]) or any(
+            w == "in" and set(lowered[i + 1:i + 3]) & NATURAL_LANGUAGES
+            for i, w in enumerate(lowered)):  # "answers in (British) English"
         return "language"
     return topic(obj)
+
+
+def _modifies_noun(after: list[str]) -> bool:
+    """True when a language word is an adjective: "Thai curries", "French films".
+
+    A language named as the preferred thing stands alone or before a function word ("I
+    prefer Spanish with my gran", "Turkish more than Arabic"); one followed by a noun names
+    a cuisine, a style or a people's thing, whose taste says nothing about replies.
+    """
+    if not after:
+        return False
+    word = after[0].lower()
+    return word.isalpha() and word not in _AFTER_LANGUAGE and word not in ADVERBS
 
 
 # --- wordings of a conjugated predicate ("is fond of X") -----------------------------------
@@ -95,8 +119,8 @@ _WOULD_PICK = re.compile(r"^would (?:much |always )?(?:take|pick|choose|go for) 
 def _slot(obj: str, verb: str, rule: str, confidence: float = 0.85,
           strict: bool = True) -> Preference | None:
     obj = clip(obj, strip_time=True)
-    if _ENDS_IN_PRONOUN.search(obj):
-        return None  # "gave up trying to fix it": not self-contained
+    if _ENDS_IN_PRONOUN.search(obj) or conversational(obj):
+        return None  # "gave up trying to fix it", "fine with either": not self-contained
     attr = category(obj, strict=strict) if obj else ""
     if not attr:
         return None

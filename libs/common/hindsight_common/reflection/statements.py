@@ -92,7 +92,10 @@ _NOT_ATTRIBUTES = frozenset({
 })
 _PASSING = re.compile(r"^(?:delayed|late|cancel+ed|running|broken|ready|done|full|empty|gone|"
                       r"over|down|up|off|out|fine|ok|okay|dead|stuck|missing|lost|here|there|"
-                      r"on its way|acting up|killing me)\b|.*\b(?:again|right now|today)$", re.IGNORECASE)
+                      r"on its way|acting up|playing up|killing me|dying|charging|on silent|"
+                      r"almost dead|overheating|crashing|frozen|not working)\b|.*\b(?:again|right now|today)$", re.IGNORECASE)
+_MOMENTS = frozenset({"part", "parts", "bit", "bits", "moment", "moments", "scene", "scenes",
+                      "line", "lines", "episode", "chapter"})
 _PLURAL_ROLES = frozenset({"kids", "children", "parents", "siblings", "grandparents"})
 _ATTRIBUTE_KEYS = {"name": "name", "job": "job", "occupation": "job", "profession": "job",
                    "hometown": "origin", "home town": "origin", "age": "age"}
@@ -117,7 +120,8 @@ def _compose(slot: Slot, role: _Role | None, voice: Voice, predicate: str,
         subject = voice.name
     else:
         attr = slot.attr if slot.domain in {"personal", "relation"} else f"{slot.domain}.{slot.attr}"
-        key = f"relation.{role.canonical}.{attr}"
+        # "my daughter is called Iris" names the relative, like "my daughter Iris" does.
+        key = f"relation.{role.canonical}" + ("" if attr == "name" else f".{attr}")
         kind = "event" if slot.kind == "event" else "fact"
         confidence = min(slot.confidence, 0.75)  # second-hand: the speaker reports someone else
         subject = third_person(role.subject, voice.name, voice.other)
@@ -135,7 +139,9 @@ def _attribute(clause: str, voice: Voice, prefix: str) -> Finding | None:
     match = _ATTRIBUTE.match(clause)
     if match is None:
         return None
-    attr, value = match.group("attr").strip(), clip(match.group("v"), strip_time=False)
+    # A quoted title ("Heat") is the value, not the end of the clause.
+    raw = re.sub(r"^[\"“]([^\"”]+)[\"”]", r"\1", match.group("v").strip())
+    attr, value = match.group("attr").strip(), clip(raw, strip_time=False)
     words = attr.split(" ")
     if not value or len(words) > 3 or words[0] in _NOT_ATTRIBUTES or words[-1] in _NOT_ATTRIBUTES:
         return None
@@ -144,6 +150,8 @@ def _attribute(clause: str, voice: Voice, prefix: str) -> Finding | None:
     content = _sentence_case(third_person(clip(clause, strip_time=False), voice.name,
                                           voice.other))
     if words[0] in {"favorite", "favourite", "fave"} and len(words) > 1:
+        if words[-1] in _MOMENTS or re.search(r"\b(?:was|were)\b", clause[:match.start("v")]):
+            return None  # "my favourite part was the ending": one film, not a taste
         key = f"preference.favorite_{topic(' '.join(words[1:]))}"
         if prefix:
             key = f"{prefix}.{key}"
