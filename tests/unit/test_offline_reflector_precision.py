@@ -55,7 +55,8 @@ def test_a_language_adjective_about_a_relative_keeps_the_topic() -> None:
 @pytest.mark.parametrize("text", [
     "I love your second suggestion.", "I prefer the shorter version.", "I like the blue one more.",
     "I prefer option B.", "I like these ideas a lot.", "I really like the new layout you made.",
-    "I'm fine with either.", "I love you guys.",
+    "I'm fine with either.", "I love you guys.", "I like where this is going.",
+    "I like the idea of moving abroad.",
 ])
 def test_reactions_to_the_conversation_are_not_tastes(text: str) -> None:
     assert reflect(text) == []
@@ -130,6 +131,24 @@ def test_trips_plans_and_events_are_kept(text: str, key: str) -> None:
 ])
 def test_names_roles_places_and_topics_land_on_their_slot(text: str, key: str) -> None:
     assert [k for _, k in keys(text)] == [key]
+
+
+@pytest.mark.parametrize("text", [
+    "I love the sunshine today.", "I hate the traffic this morning.",
+    "I really like the soup tonight.",
+])
+def test_a_liking_of_this_moment_is_not_a_taste(text: str) -> None:
+    assert reflect(text) == []
+
+
+@pytest.mark.parametrize(("text", "key"), [
+    ("I'm a keen birdwatcher.", "preference.birdwatcher"),
+    ("I'm definitely a tea drinker.", "preference.tea_drinker"),
+    ("I'm a big believer in early nights.", "preference.early_nights"),
+    ("I'm really into Korean dramas at the moment.", "preference.korean_dramas"),
+])
+def test_what_the_speaker_is_a_fan_of_in_other_words(text: str, key: str) -> None:
+    assert keys(text) == [("preference", key)]
 
 
 def test_a_date_is_not_a_place() -> None:

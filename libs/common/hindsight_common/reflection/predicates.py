@@ -36,7 +36,7 @@ from hindsight_common.reflection.lexicon import (
 )
 from hindsight_common.reflection.plans import errand, plan
 from hindsight_common.reflection.preferences import category, wording
-from hindsight_common.reflection.stance import conversational
+from hindsight_common.reflection.stance import conversational, momentary
 from hindsight_common.reflection.slots import (
     PRONOUN_OBJECT,
     Predicate,
@@ -167,6 +167,8 @@ def _job(p: Predicate) -> Slot | None:
 
 
 def _preference(p: Predicate) -> Slot | None:
+    if momentary(p.text):
+        return None  # "I love the sunshine today": how things are now, not a taste
     match = _PREFERENCE.match(p.text)
     if match is None:
         fan = _FAN.match(p.text)

@@ -87,11 +87,16 @@ def _modifies_noun(after: list[str]) -> bool:
 _MILD = re.compile(
     r"^is (?P<neg>not |n't )?(?:(?:really|very|quite|so|too|that|particularly|super|pretty|"
     r"totally|always|also|much|way|far|even|more) )*(?P<verb>fond of|keen on|okay with|ok with|fine with|happy with|"
-    r"crazy about|mad about|into|partial to|big on|a sucker for)\s+(?P<v>.+)$", _I)
+    r"crazy about|mad about|into|partial to|big on|a sucker for|"
+    r"a (?:big |firm |great |huge )?believer in)\s+(?P<v>.+)$", _I)
+# "a keen birdwatcher", "an avid cyclist": a pastime said as what the speaker is.
+_KEEN = re.compile(r"^is (?:a|an) (?:really )?(?:keen|avid|passionate|enthusiastic|devoted)\s+"
+                   r"(?P<v>[a-z-]+(?:er|ist|or))\b", _I)
 _PERSON = re.compile(
     r"^is (?P<neg>not )?(?:really |definitely |totally |more of |much more of |very much )?"
     r"(?:a|an) (?:(?:big|huge|real|total|bit of a) )?(?P<v>(?:[a-z-]+ )?[a-z-]+) "
-    r"(?P<noun>person|lover|snob|addict|nerd|geek|buff|enthusiast|junkie|fanatic)\b"
+    r"(?P<noun>person|lover|snob|addict|nerd|geek|buff|enthusiast|junkie|fanatic|drinker|"
+    r"eater|reader|goer)\b"
     r"(?P<rest>.*)$", _I)
 _FINDS = re.compile(
     r"^finds (?P<v>.+?) (?:(?:really|pretty|so|very|quite|kind of|a bit|rather|totally|"
@@ -142,6 +147,10 @@ def wording(predicate: str) -> Preference | None:
         noun = person.group("noun").lower()
         return Preference(f"{slug}_{noun}", f"is {neg}a {person.group('v')} {noun}", 0.8,
                           "stated kind of person")
+    if (keen := _KEEN.match(predicate)) is not None:
+        slug = topic(keen.group("v"))
+        return Preference(slug, f"is a keen {keen.group('v')}", 0.8,
+                          "stated pastime") if slug else None
     if (pick := _WOULD_PICK.match(predicate)) is not None:
         return _slot(pick.group("v"), "prefers", "stated comparison", 0.85)
     if (finds := _FINDS.match(predicate)) is not None:

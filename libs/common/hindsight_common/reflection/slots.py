@@ -48,4 +48,4 @@ def value_of(match: re.Match[str]) -> str:
 
 
 PRONOUN_OBJECT = rx(r"^(?:it|that|this|them|him|her|you|everything|anything|something|"
-                      r"what|how|when|being)\b")
+                      r"what|how|when|where|why|who|whoever|being)\b")

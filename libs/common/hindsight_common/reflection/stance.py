@@ -23,9 +23,11 @@ _I = re.IGNORECASE
 
 # What the conversation just put on the table: a demonstrative, the other party or their
 # work ("your photos", "the layout you made"), a choice among options ("option B", "the
-# other date", "the blue one"). "Talking to you about birds" is a taste, and stays.
+# other date", "the blue one"), a musing ("the idea of moving"). "Talking to you about
+# birds" is a taste, and stays.
 _CONVERSATIONAL = re.compile(
     r"^(?:these|those|either|neither|both|whichever|your|yours|you)\b"
+    r"|^the (?:idea|thought|sound|prospect|look|notion) of\b"
     r"|\byou(?:'ve| have)?\s+(?:just\s+)?(?:made|sent|wrote|written|suggested|gave|given|"
     r"showed|shown|shared|picked|mentioned|proposed|drew|drafted|linked|posted|recommended|"
     r"found|did|said)\b"
@@ -39,9 +41,18 @@ _CONVERSATIONAL = re.compile(
     r"list|plan|route)\b", _I)
 
 
+# A liking anchored to this very moment: "I love the sunshine today".
+_NOW = re.compile(r"\b(?:today|tonight|this (?:morning|afternoon|evening)|right now)\b", _I)
+
+
 def conversational(obj: str) -> bool:
     """True when a liked or disliked thing is only identified by the conversation."""
     return _CONVERSATIONAL.search(obj.strip()) is not None
+
+
+def momentary(predicate: str) -> bool:
+    """True when a liking is about this moment ("the soup tonight"), not a lasting taste."""
+    return _NOW.search(predicate) is not None
 
 
 # --- irony -----------------------------------------------------------------------------------
