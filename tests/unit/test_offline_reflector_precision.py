@@ -169,3 +169,20 @@ def test_dev_v4_set_loads_and_does_not_regress() -> None:
     score = evaluate(path)
     assert score.utterances == len(rows)
     assert score.precision >= 0.9 and score.recall >= 0.9
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("I'm a lifelong Celtic supporter.", [("preference", "preference.celtic")]),
+    ("My name's Ilona, by the way.", [("fact", "personal.name")]),
+    ("My uncle, Bram, is a carpenter.", [("fact", "relation.uncle"), ("fact", "relation.uncle.job")]),
+    ("I'm going to enrol in a night class in the autumn.", [("event", "plan.enrol")]),
+    ("I've gone back to drinking green tea.", [("preference", "preference.green_tea")]),
+    ("I'm a software tester.", [("fact", "personal.job")]),
+])
+def test_development_misses_now_read(text: str, expected: list[tuple[str, str]]) -> None:
+    assert keys(text) == expected
+
+
+@pytest.mark.parametrize("text", ["I'm a former teacher.", "I'm an aspiring novelist."])
+def test_a_job_not_held_now_is_not_the_job(text: str) -> None:
+    assert reflect(text) == []

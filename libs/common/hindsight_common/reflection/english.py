@@ -30,7 +30,7 @@ TIME_PHRASE = re.compile(
     rf"|(?:on )?(?:the )?{_ORD} (?:of )?{_MONTH}(?: \d{{4}})?"
     rf"|(?:on |in |since |from |by )?{_MONTH}(?: {_ORD})?(?:,? \d{{4}})?"
     rf"|(?:in|since) \d{{4}}"
-    rf"|over the (?:weekend|summer|holidays)"
+    rf"|over the (?:weekend|summer|holidays)|in the (?:spring|summer|autumn|fall|winter)"
     rf"|at the end of (?:the|this|next) {_PERIOD})\b",
     re.IGNORECASE,
 )

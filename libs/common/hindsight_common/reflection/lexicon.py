@@ -76,6 +76,7 @@ JOBS = frozenset({
     "administrator", "technician", "dancer", "actor", "actress", "singer",
     "producer", "marketer", "recruiter", "salesman", "saleswoman", "police", "cop",
     "detective", "judge", "midwife", "optometrist", "radiologist", "sysadmin", "copywriter",
+    "tester",
 })
 
 DIETS = ("vegetarian", "vegan", "pescatarian", "gluten-free", "gluten free", "keto",

@@ -87,7 +87,7 @@ _PREFERENCE = rx(
     r"passionate about|crazy about|addicted to|a sucker for)|"
     r"would prefer|would rather)\s+(?P<v>.+)")
 _FAN = rx(r"^is (?:a |an )(?:(?:big|huge|massive|die-hard|diehard|lifelong|true)\s+)?"
-           r"(?P<v>[\w' .-]+?) fan\b")
+           r"(?P<v>[\w' .-]+?) (?:fan|supporter)\b")
 _SPEAKS = rx(r"^speaks\s+(?P<v>.+)")
 _HAS = rx(r"^(?:has got|has|owns)\s+(?P<v>.+)")
 _DRIVES = rx(r"^(?:drives|rides)\s+(?P<v>(?:a|an|my|the|\w+'s)\s.+|[A-Z].+)")
@@ -133,6 +133,7 @@ def _simple(pattern: re.Pattern[str], attr: str, confidence: float, rule: str,
     return apply
 
 
+_NOT_NOW = rx(r"^(?:former|ex-?|aspiring|wannabe|would-be|future)\b")
 _JOB_SUFFIXES = ("ist", "ician", "grapher")
 # "-ist" words that describe a person's outlook or pastime, not their work.
 _NOT_JOBS = frozenset({"optimist", "pessimist", "perfectionist", "realist", "idealist",
@@ -161,8 +162,8 @@ def _job(p: Predicate) -> Slot | None:
     words = value_of(match).split(" ")
     cut = next((i for i, w in enumerate(words) if w.lower() in _PREPOSITIONS), len(words))
     title = " ".join(words[:cut])
-    if not any(_is_job(w) for w in words[:cut]):
-        return None
+    if not any(_is_job(w) for w in words[:cut]) or _NOT_NOW.search(title):
+        return None  # "a former teacher", "an aspiring writer": not the job they do now
     return Slot("fact", "personal", "job", title, confidence, "stated occupation")
 
 

@@ -107,7 +107,7 @@ _FINDS = re.compile(
 _NEGATIVE_ADJ = frozenset({"boring", "dull", "tedious", "unbearable", "annoying", "irritating",
                            "exhausting", "overrated", "stressful", "disgusting", "gross",
                            "pointless", "depressing", "ugly", "awful", "terrifying"})
-_SWITCHED = re.compile(r"^(?:has )?(?:switched|changed|swapped|moved on|converted)(?: over)?"
+_SWITCHED = re.compile(r"^(?:has )?(?:switched|changed|swapped|moved on|converted|gone back)(?: over)?"
                        r"(?: from (?P<old>.+?))? to (?P<v>.+)$", _I)
 _GAVE_UP = re.compile(r"^(?:has )?(?:gave|given) up (?P<v>.+?)(?: for (?P<new>.+))?$", _I)
 # "quit smoking" is a change of habit; "quit my job" or "quit sugar in May" a life event.

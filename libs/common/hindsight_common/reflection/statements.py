@@ -63,7 +63,7 @@ class _Role:
 
 _ROLE = re.compile(
     r"^[Mm]y\s+(?P<mods>(?:[a-z]+\s+){0,2}?)(?P<role>best friend|[a-z-]+)(?P<poss>'s)?"
-    r"(?:\s+(?P<n>[A-Z][a-z]+))?\b\s*(?P<rest>.*)$", re.DOTALL)
+    r"(?:,?\s+(?P<n>[A-Z][a-z]+)\b,?)?\s*(?P<rest>.*)$", re.DOTALL)  # "my manager, Dana, is"
 # "my twin brother": a word that is both a role and a modifier modifies the role after it.
 _ROLE_MODIFIED = re.compile(_ROLE.pattern.replace("{0,2}?", "{1,2}").replace(
     "best friend|[a-z-]+", "|".join(["best friend"] + sorted(ROLES, key=len, reverse=True))),
@@ -136,6 +136,7 @@ def _compose(slot: Slot, role: _Role | None, voice: Voice, predicate: str,
 
 def _attribute(clause: str, voice: Voice, prefix: str) -> Finding | None:
     """ "my birthday is March 14" -> personal.birthday; "my favourite X is Y" -> preference."""
+    clause = re.sub(r"^([Mm]y name)'s\b", r"\1 is", clause)  # "My name's Luca"
     match = _ATTRIBUTE.match(clause)
     if match is None:
         return None
