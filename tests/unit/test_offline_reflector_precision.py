@@ -186,3 +186,15 @@ def test_development_misses_now_read(text: str, expected: list[tuple[str, str]])
 @pytest.mark.parametrize("text", ["I'm a former teacher.", "I'm an aspiring novelist."])
 def test_a_job_not_held_now_is_not_the_job(text: str) -> None:
     assert reflect(text) == []
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("My partner Ruben loves fado music, could we fit in a show?",
+     [("fact", "relation.partner"), ("fact", "relation.partner.preference.fado_music")]),
+    ("I live in Leeds, any restaurant tips?", [("fact", "personal.location")]),
+    ("I love jazz, do you?", [("preference", "preference.jazz")]),
+    ("You like jazz, right?", []), ("If I moved, would I need a car?", []),
+    ("Do you think, honestly, that I should go?", []), ("I love it, what do you think?", []),
+])
+def test_a_statement_before_a_question_is_read(text: str, expected: list[tuple[str, str]]) -> None:
+    assert keys(text) == expected

@@ -83,6 +83,10 @@ _LESSON_ALONE = re.compile(r"^lessons? learn(?:ed|t)\W*$", _I)
 _ANSWER_IN = re.compile(r"^(?:please\s+)?(?:always\s+|only\s+)?(?:answer|reply|respond|write|"
                         r"talk|speak|communicate)(?:\s+to me)?\s+(?:only\s+)?in\s+"
                         r"(?P<lang>[A-Za-z]+)", _I)
+# A statement, then a question about it: only the statement is read.
+_STATEMENT_THEN_QUESTION = re.compile(
+    r"^(?P<stmt>[^?]+?),\s*(?:could|can|would|should|do|does|is|are|will|what|how|where|"
+    r"which|any|got)\b[^,?]*\?\s*$", _I)
 _CALL_ME = re.compile(r"^(?i:(?:please\s+)?(?:just\s+)?call me)\s+(?P<n>[A-Z][\w'-]+)")
 
 
@@ -215,7 +219,12 @@ def read_sentence(sentence: str, voice: Voice) -> Reading:
     Hearsay yields nothing; an ironic sentence keeps no taste (stance.py says why).
     """
     core = strip_discourse(sentence)
-    if not core or is_question(sentence) or is_question(core) or hearsay(sentence):
+    opens_as_question = is_question(core.rstrip("?! "))  # a question word leads
+    if core and not opens_as_question and (asked := _STATEMENT_THEN_QUESTION.match(core)):
+        core = asked.group("stmt")  # "my partner loves fado, could we fit in a show?"
+    elif not core or is_question(sentence) or is_question(core):
+        return Reading()
+    if hearsay(sentence):
         return Reading()
     reading = next((r for marker in (_error, _correction, _remember, _lesson, _imperative)
                     if (r := marker(core, voice)) is not None), None)
