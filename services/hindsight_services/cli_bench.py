@@ -125,6 +125,7 @@ def _bench_reflect(args: argparse.Namespace) -> int:
         HELD_OUT_SET,
         HELD_OUT_V2_SET,
         HELD_OUT_V3_SET,
+        HELD_OUT_V4_SET,
         evaluate,
     )
 
@@ -144,6 +145,9 @@ def _bench_reflect(args: argparse.Namespace) -> int:
         ),
         "dev-v4 (the precision round was iterated on it)": str(
             files("hindsight_common.reflection").joinpath(DEV_V4_SET)
+        ),
+        "held-out-v4 (committed before the precision round, never used to change a rule)": str(
+            files("hindsight_common.reflection").joinpath(HELD_OUT_V4_SET)
         ),
     }
     out = {}

@@ -1,4 +1,4 @@
-"""``hindsight bench reflect`` scores every shipped set, the v3 held-out one included."""
+"""``hindsight bench reflect`` scores every shipped set, the v4 held-out one included."""
 
 from __future__ import annotations
 
@@ -14,8 +14,9 @@ def test_bench_reflect_prints_every_set(capsys: pytest.CaptureFixture[str]) -> N
     out = capsys.readouterr().out
     scores = json.loads(out.strip().splitlines()[-1])
     assert set(scores) == {"labelled", "held-out", "held-out-v2", "dev-v3", "held-out-v3",
-                           "dev-v4"}
+                           "dev-v4", "held-out-v4"}
     assert scores["held-out-v3"]["utterances"] == 201 and scores["dev-v3"]["utterances"] == 328
+    assert scores["held-out-v4"]["utterances"] == 208
     assert all(0.0 <= s["precision"] <= 1.0 and set(s["per_kind"]) >= {"fact", "preference"}
                for s in scores.values())
-    assert "development data since" in out
+    assert "development data since" in out and "never used to change a rule" in out

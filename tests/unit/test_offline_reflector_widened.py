@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from hindsight_common.reflection import KINDS, Candidate, Turn, evaluate, reflect_turns
-from hindsight_common.reflection.evaluation import DEV_V3_SET, HELD_OUT_V3_SET
+from hindsight_common.reflection.evaluation import DEV_V3_SET, HELD_OUT_V3_SET, HELD_OUT_V4_SET
 
 T0 = datetime(2024, 5, 1, 12, 0, tzinfo=timezone.utc)
 
@@ -161,8 +161,8 @@ def _rows(name: str) -> list[dict[str, object]]:
     return [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
 
 
-@pytest.mark.parametrize("name", [DEV_V3_SET, HELD_OUT_V3_SET])
-def test_the_v3_sets_are_large_labelled_with_subjects_and_load(name: str) -> None:
+@pytest.mark.parametrize("name", [DEV_V3_SET, HELD_OUT_V3_SET, HELD_OUT_V4_SET])
+def test_the_v3_and_v4_sets_are_large_labelled_with_subjects_and_load(name: str) -> None:
     rows = _rows(name)
     items = [item for r in rows for item in r["expected"]]  # type: ignore[attr-defined]
     assert len(rows) >= 150 and len({r["text"] for r in rows}) == len(rows)

@@ -33,6 +33,9 @@ HELD_OUT_V3_SET = "heldout_v3_utterances.jsonl"
 # Written (2026-12-01) for the precision round: sarcasm, hearsay, reactions to the
 # conversation, language words as adjectives, errands; iterated on.
 DEV_V4_SET = "dev_v4_utterances.jsonl"
+# Written and committed (c3d6795) before any rule of the precision round changed, never used
+# to change one; run once, at the end of that round.
+HELD_OUT_V4_SET = "heldout_v4_utterances.jsonl"
 _EPOCH = datetime(2024, 1, 1, tzinfo=timezone.utc)
 
 
