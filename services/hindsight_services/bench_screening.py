@@ -11,7 +11,10 @@ embedded server, each in a session of its own, and the quarantines read back fro
 log (turns recorded per second, screening included; ``--no-screening``: without it, for
 what it costs). ``--corpus FILE`` runs another
 JSON-lines corpus of the same form (``{"label", "family", "source", "text"}``); ``--blind``
-the shipped part 11 (``injection_blind.jsonl``), which nothing is trained or tuned on.
+the shipped blind part 12 (``injection_blind12.jsonl``), which nothing is trained or tuned on;
+``--locomo FILE`` instead the share of a LoCoMo file's turns (ordinary conversation, no
+attack among them) that would be quarantined as each source, with and without the
+learned model.
 The classifier alone also prints the throughput of the rules without the learned model,
 for what the model costs, and ``--cv`` a leave-one-part-out cross-validation of the
 learned model (``screening_cv``).
@@ -96,8 +99,24 @@ def cross_validation(samples: Sequence[Sample], settings: Settings | None = None
     return leave_one_part_out(samples, trust, always=load_corpus(shipped=ORDINARY))
 
 
+def ordinary_quarantined(texts: Sequence[str], settings: Settings | None = None,
+                         learned: bool = True) -> dict[str, float]:
+    """Per source, the share of ``texts`` (ordinary conversation) that screening quarantines."""
+    screener = Screener((settings or Settings()).screening_trust, classifier="shipped" if learned else None)
+    return {source: sum(screener.screen(t, source).quarantine for t in texts) / max(1, len(texts))
+            for source in ("user", "assistant", "tool_output", "third_party")}
+
+
+def ordinary_lines(texts: Sequence[str], settings: Settings | None = None) -> list[str]:
+    """False quarantines on ordinary conversation, per source, as printed lines."""
+    both, rules = ordinary_quarantined(texts, settings), ordinary_quarantined(texts, settings, learned=False)
+    return [f"ordinary conversation: {len(texts)} turns, none an attack; share quarantined as each source",
+            f"{'source':<14}{'screening':>10}{'rules alone':>13}",
+            *(f"{s:<14}{both[s]:>10.2%}{rules[s]:>13.2%}" for s in both)]
+
+
 def corpus(path: Path | None, blind: bool = False) -> list[Sample]:
-    """``path``'s samples, or the shipped corpus (``blind``: the shipped part 11)."""
+    """``path``'s samples, or the shipped corpus (``blind``: the shipped blind part 12)."""
     return load_corpus(path, shipped=BLIND) if blind else load_corpus(path)
 
 

@@ -64,10 +64,17 @@ async def _bench_recall(args: argparse.Namespace) -> int:
 def _bench_screening(args: argparse.Namespace) -> int:
     from hindsight_services import bench_screening as bench
 
-    samples = bench.corpus(args.corpus, args.blind)
     settings = load_settings()
+    if args.locomo:
+        from hindsight_common.bench.locomo import load
+
+        texts = [t.text for conversation in load(args.locomo) for t in conversation.turns]
+        for line in bench.ordinary_lines(texts, settings):
+            print(line)
+        return 0
+    samples = bench.corpus(args.corpus, args.blind)
     if args.cv and len({s.part for s in samples}) < 2:
-        print("--cv needs a corpus of at least two parts (the blind part 11 is one)", file=sys.stderr)
+        print("--cv needs a corpus of at least two parts (the blind part 12 is one)", file=sys.stderr)
         return 2
     cv = bench.cross_validation(samples, settings) if args.cv else None
     if args.embedded:

@@ -1,5 +1,7 @@
 """Paging through a tenant's audit events on the real Kafka log, across partitions: each of
-the tenant's events exactly once, none of another tenant's, oldest first within a page."""
+the tenant's events exactly once, none of another tenant's, oldest first within a page;
+also through the traced log the services wrap every adapter in, which once skipped each
+Kafka partition's first record (offset 0)."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ from hindsight_common.events.audit import AuditRecorded
 from hindsight_common.security.credentials_access import now
 from hindsight_common.security.credentials_audit import AuditTrail
 from hindsight_common.streams import AUDIT
+from hindsight_common.telemetry import TracedLog
 from tests.contract.test_kafka_log import MakeLog, admin, bootstrap, dsn, make, prefix, schema  # noqa: F401
 
 
@@ -36,3 +39,13 @@ async def test_pages_cover_every_partition_once(make: MakeLog) -> None:
     assert (await trail.page("acme", after, limit=3)).events == []  # nothing new since
     await log.append(AUDIT, [event("acme", "key1", 99)])
     assert [e.target for e in (await trail.page("acme", after, limit=3)).events] == ["t99"]
+
+
+async def test_the_traced_log_pages_from_a_partitions_first_record(make: MakeLog) -> None:
+    log = make(partitions=1, other_partitions=1)
+    await log.append(AUDIT, [event("acme", "key1", 0)])  # offset 0 of the only partition
+    traced = TracedLog(log)  # as the gateway and the embedded server hold it
+    assert [r.offset for r in await traced.read(AUDIT)] == [0]
+    assert [e.target for e in (await AuditTrail(lambda: traced).page("acme")).events] == ["t0"]
+    await log.append(AUDIT, [event("acme", "key1", 1)])
+    assert [r.offset for r in await traced.read(AUDIT, after=0)] == [1]  # an explicit cursor still counts

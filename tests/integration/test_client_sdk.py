@@ -42,11 +42,11 @@ ADMIN_TOKEN, ADMIN_KEY = new_key("default", ["read", "write", "admin"], now())  
 class Gateway:
     """``create_app`` served by uvicorn on a socket bound to a free localhost port."""
 
-    def __init__(self, data_dir: Path, embedder: Embedder) -> None:
+    def __init__(self, data_dir: Path, embedder: Embedder, settings: Settings | None = None) -> None:
         self._sock = socket.socket()
         self._sock.bind(("127.0.0.1", 0))
         self.url = f"http://127.0.0.1:{self._sock.getsockname()[1]}"
-        settings = Settings(data_dir=data_dir)
+        settings = settings or Settings(data_dir=data_dir)
         store_keys(settings.credentials_path, ADMIN_KEY)
         config = uvicorn.Config(create_app(settings, embedder), log_level="warning")
         self._server = uvicorn.Server(config)

@@ -193,9 +193,11 @@ def findings_of(text: str, layer: str = "text", depth: int = 0) -> list[Finding]
 #: evidence, so a weak rule sign and a middling probability do not add up): when its
 #: probability reaches the item's threshold plus ``LEARNED_MARGIN`` (tool output from
 #: p >= 0.68, third-party text from 0.635, assistant turns from 0.86, the user's words
-#: from 0.95). The margin was chosen by leave-one-part-out cross-validation (README): the
-#: most held-out attacks caught while the classifier alone holds back at most 2.5% of the
-#: held-out benign samples, half the 5% allowance. Never chosen on part 11.
+#: from 0.95). The margin was chosen by leave-one-part-out cross-validation (README), first
+#: as the most held-out attacks caught while the classifier alone held back at most 2.5% of
+#: the held-out benign samples; re-checked on the 14-part corpus, it lies on the plateau of
+#: pooled held-out accuracy (margins 0.22 to 0.32 within 0.3 points of each other) where
+#: false quarantines of ordinary LoCoMo turns stop falling. Never chosen on a blind part.
 LEARNED_MARGIN = 0.25
 #: Below this probability the model leans benign: no finding at all.
 LEARNED_FLOOR = 0.5

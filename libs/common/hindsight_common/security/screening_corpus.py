@@ -3,8 +3,10 @@ prints them, a unit test holds the targets).
 
 The corpus (``screening_samples``) was written in parts: part 1 before the rules existed,
 each later part before the rules had seen it and tuned on afterwards (first-run figures
-in the README). Part 11, in a file of its own, was written before the learned classifier
-existed and is only ever run, never tuned on: it is the blind estimate.
+in the README). Part 11 was the blind part of the first classifier; run once, it became a
+development part (trained on, cross-validated) and parts 13 and 14 were written for what
+it showed. Part 12, in a file of its own, was written before any of that and is only ever
+run, never tuned on: it is the blind estimate.
 """
 
 from __future__ import annotations

@@ -85,7 +85,7 @@ def cv_lines(cv: CrossValidation) -> list[str]:
                 f"{both.benign_kept:>7.3f}{alone.attacks_quarantined:>10.3f}{alone.benign_kept:>8.3f}")
 
     return [
-        "leave-one-part-out (classifier trained without the part; the rules have seen every part):",
+        "leave-one-part-out (classifier trained without the part; the rules were written with most parts in view):",
         f"{'part':<8}{'attacks quarantined':>20}{'benign kept':>18}{'classifier alone':>18}",
         *(row(str(h.part), h.combined, h.learned_only) for h in cv.parts),
         row("pooled", cv.combined, cv.learned_only),

@@ -33,7 +33,8 @@ _NEEDS_BY_REASON: dict[str, tuple[str, ...]] = {
         "missachte", "esque", "desconsidere", "dimentica", "игнорир", "забудь"),
     "a standing order from now on (another language)": (
         "从现在开始", "从今以后", "以后", "a partir de", "désormais", "à partir de maintenant", "ab sofort", "von nun an",
-        "d'ora in poi", "с этого момента", "отныне"),
+        "d'ora in poi", "с этого момента", "отныне", "voortaan", "od teraz"),
+    "a trigger on someone reaching the agent": ("you",),
     "names the system prompt (another language)": ("系统", "prompt", "invite", "system", "сист"),
     "tells the agent what it must do": ("ai", "llm", "model", "bot", "assistant", "agent", "gpt"),
     "asks to pass every conversation on": ("all ", "every", "each", "any "),

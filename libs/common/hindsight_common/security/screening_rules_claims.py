@@ -114,9 +114,19 @@ CLAIMS: tuple[Rule, ...] = (
           r"\b(?:игнорируй|забудь)\s+(?:\w+\s+){0,3}?(?:инструкции|указания|правила)",
           needs=()),
     rule("directive", "a standing order from now on (another language)", 0.5,
-          r"(?:从现在开始|从今以后|以后)(?:你)?(?:必须|要|只能|总是|永远)|\ba partir de ahora\b|\bdésormais\b|"
-          r"\bà partir de maintenant\b|\bab sofort\b|\bvon nun an\b|\ba partir de agora\b|\bd'ora in poi\b|"
-          r"\bс этого момента\b|\bотныне\b"),
+          r"(?:从现在开始|从今以后|以后)(?:你)?(?:必须|要|只能|总是|永远)|"
+          # "From now on" alone is how notices begin ("a partir de ahora, la biblioteca cierra..."):
+          # an order needs the reader addressed, or told always, never or to answer, soon after.
+          r"(?:\ba partir de ahora|\bdésormais|\bà partir de maintenant|\bab sofort|\bvon nun an|\ba partir de agora|"
+          r"\bd'ora in poi|\bс этого момента|\bотныне|\bvoortaan|\bod teraz)\b[^.!?\n]{0,60}?\b(?:"
+          r"tu|tus|te|debes|siempre|nunca|responde\w*|contesta\w*|recomienda\w*|menciones|"  # es
+          r"tes|vous|dois|devez|réponds|répondez|toujours|jamais|"  # fr
+          r"du|dein\w*|dir|musst|immer|niemals|antworte\w*|"  # de
+          r"você|voce|sempre|responda|termine|recomende|"  # pt
+          r"ti|devi|rispondi|consiglia|mai|"  # it
+          r"ты|тебе|всегда|никогда|отвечай|советуй|"  # ru
+          r"je|jij|moet|altijd|nooit|antwoord|"  # nl
+          r"musisz|zawsze|nigdy|odpowiadaj)\b"),
     rule("authority", "names the system prompt (another language)", 0.5,
           r"系统提示|系统指令|\bprompt del sistema\b|\binvite système\b|\bsystem-?prompt\b|\bsystemanweisung\b|"
           r"\bprompt do sistema\b|\bсистемн(?:ый|ые) (?:промпт|инструкции)\b"),
@@ -186,8 +196,10 @@ CLAIMS: tuple[Rule, ...] = (
           r"override|patch)\b|\byour\s+new\s+(?:default|standing (?:instruction|order)|rule|instruction|"
           r"directive|policy|behaviou?r)\b|\bstanding (?:instruction|order|directive)\b"),
     rule("authority", "claims special privileges", 0.45,
+          # Not rights a reader needs ("administrator rights are required", "you need root access").
+          r"(?<!need )(?<!needs )(?<!require )(?<!requires )(?<!requiring )"
           r"\b(?:elevated|admin|administrator|root|special|unrestricted|superuser|god)\s+(?:privileges|access|"
-          r"permissions|rights|clearance)\b|\bcomply\s+(?:fully|immediately|without question|at once)\b|"
+          r"permissions|rights|clearance)\b(?!\s+(?:is|are)\s+(?:required|needed|necessary))|\bcomply\s+(?:fully|immediately|without question|at once)\b|"
           r"\bfull compliance\b"),
     rule("authority", "declares an override", 0.5,
           r"\b(?:priority|admin|administrator|emergency|security|system|developer|operator|root|master)\s+"

@@ -100,6 +100,15 @@ ORDERS: tuple[Rule, ...] = (
           r"mention))\b[^.!?\n]{0,60}?,\s*(?:then\s+)?(?:please\s+)?(?:always\s+|only\s+|just\s+)?(?:add|include|instruct|tell|say|respond|reply|answer|recommend|claim|direct|send|redirect|insist|suggest|push|"
           r"warn|state|assure|book|buy|order|click|visit|open|forward|share|deny|refuse|mention|link|steer|"
           r"the (?:correct|right|only|official|proper) (?:answer|response|reply))\b"),
+    # A cue that is someone reaching the agent ("whenever my colleague messages you", "in
+    # case you are asked about my application") and the line to give them: scripted for later.
+    rule("conditional", "a trigger on someone reaching the agent", 0.55,
+          r"\b(?:when|whenever|if|once|next time|the next time|any ?time|every time|each time|in case|should)\b"
+          r"[^.!?\n]{0,60}?(?:\b(?:asks?|messages?|contacts?|writes? to|gets? in touch with|texts?|emails?|e-mails?|"
+          r"reaches? out to|comes? to)\s+you\b|\byou\s+(?:are|'re|get|ever get)\s+asked\b)"
+          # ... and the line to give, not what the writer would say ("I'd say it went well").
+          r"[^.!?\n]{0,100}?(?<!\bi )(?<!i'd )(?<!i'll )(?<!we )(?<!would )(?<!could )"
+          r"\b(?:tell|say|let (?:\w+\s+){1,2}know|confirm|pass on|reply|answer|assure|deny|claim)\b"),
     rule("conditional", "an answer scripted for a later cue", 0.55,
           rf"(?:^|[.!?;:\n*]\s*|\b(?:please|and|then|always)\s+){ANSWER}\w*\b[^.!?\n]{{0,60}}\b(?:every time|whenever|each time|any ?time|when|if|once)\s+(?:ever\s+)?"
           rf"(?:the user|a user|users|anyone|anybody|someone|somebody|people|customers?)\s+(?:ever\s+)?{ASKS}\b"),

@@ -1,7 +1,7 @@
 """The labelled screening corpus shipped with the package: its samples and how they are
 read (pure). ``corpus/injection.jsonl``: one JSON object a line, ``{"id", "part",
 "label": "attack" | "benign", "family", "source", "text"}``, written for Hindsight.
-``corpus/injection_blind.jsonl`` (part 11) has the same form and is never trained or
+``corpus/injection_blind12.jsonl`` (part 12) has the same form and is never trained or
 tuned on (``screening_corpus`` says how each part was used). ``corpus/ordinary.jsonl``
 holds ordinary chat, answers and tool results (family ``ordinary``), benign training
 text for the classifier.
@@ -18,7 +18,7 @@ from typing import cast
 from hindsight_common.events.security import Source
 
 CORPUS = "injection.jsonl"
-BLIND = "injection_blind.jsonl"
+BLIND = "injection_blind12.jsonl"
 #: Ordinary text (no look-alikes): extra benign samples the classifier is trained on, never scored.
 ORDINARY = "ordinary.jsonl"
 

@@ -52,8 +52,12 @@ class TracedLog(EventLog):
         return await self.inner.append_raw(stream, key, payload)
 
     async def read(
-        self, stream: str, *, after: int = 0, limit: int = 1000, partition: int = 0
+        self, stream: str, *, after: int | None = None, limit: int = 1000, partition: int = 0
     ) -> list[LogRecord]:
+        # Without ``after``, the adapter's own default: offsets start at 1 in SQLite but at 0
+        # in Kafka, so passing the port's 0 on would skip a Kafka partition's first record.
+        if after is None:
+            return await self.inner.read(stream, limit=limit, partition=partition)
         return await self.inner.read(stream, after=after, limit=limit, partition=partition)
 
     async def head(self, stream: str) -> Position:
