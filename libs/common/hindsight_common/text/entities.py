@@ -20,7 +20,6 @@ curly apostrophes straightened, dots dropped, spaces collapsed.
 
 from __future__ import annotations
 
-import functools
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
@@ -330,12 +329,10 @@ def _candidates(work: str) -> list[tuple[list[_Tok], bool, list[_Tok]]]:
     return out
 
 
-@functools.lru_cache(maxsize=4096)
 def extract_entities(text: str) -> tuple[str, ...]:
     """Entity names in ``text``, in order of first appearance, one per key.
 
-    Pure and deterministic; at most :data:`MAX_ENTITIES`. Never raises. The last few
-    thousand texts are remembered (a document written again, a repeated turn).
+    Pure and deterministic; at most :data:`MAX_ENTITIES`. Never raises.
     """
     found: list[tuple[int, str]] = []
     work = _URL_OR_EMAIL.sub(lambda m: " " * len(m.group(0)), text)
