@@ -5,7 +5,8 @@ N synthetic turns (``bench/synthetic.py``, deterministic) are appended straight 
 log of a scratch data directory; each run then drops the projections and rebuilds every
 one of them (vector, text, graph, as ``hindsight replay`` does) and is timed from the
 start of the runtime (models already loaded) until every consumer has caught up. The
-rate is log records per second. Reflection is off (it would add memories, and work, to
+rate is log records per second; beside the wall time each run has the process's CPU time
+(every thread), which is what to compare on a shared, loaded machine. Reflection is off (it would add memories, and work, to
 the first run only), so what is rebuilt is the projections of the interactions.
 """
 
@@ -41,6 +42,12 @@ class ReplayRun:
     seconds: float
     embedded: int  # texts the model embedded (cache misses, or every text without the cache)
     vector_seconds: float  # until embed alone had caught up (the vector projection rebuilt)
+    cpu_seconds: float = 0.0  # the process's CPU time over the run, every thread
+
+    @property
+    def cpu_rate(self) -> float:
+        """Records per CPU second: the rate a core of its own would give."""
+        return self.records / max(self.cpu_seconds, 1e-9)
 
     @property
     def rate(self) -> float:
@@ -98,7 +105,7 @@ async def fill_log(settings: Settings, n: int) -> None:
 async def rebuild(name: str, n: int, settings: Settings, embedder: Embedder, reranker: Reranker | None) -> ReplayRun:
     drop_projections(settings)
     counting = CountingEmbedder(embedder)
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     runtime = EmbeddedRuntime(settings, counting, reranker)
     await runtime.start()
     try:
@@ -118,7 +125,8 @@ async def rebuild(name: str, n: int, settings: Settings, embedder: Embedder, rer
     finally:
         await runtime.stop()
     # Less the start-up warm-up; embed may have been the last to catch up.
-    return ReplayRun(name, records, seconds, len(counting.texts) - 1, vector_seconds or seconds)
+    return ReplayRun(name, records, seconds, len(counting.texts) - 1, vector_seconds or seconds,
+                     time.process_time() - cpu)
 
 
 async def run_replay_bench(n: int, data_dir: Path | None = None) -> list[ReplayRun]:
@@ -151,7 +159,7 @@ async def online(n: int, settings: Settings, embedder: Embedder) -> ReplayRun:
     live = resolve(settings)
     counting = CountingEmbedder(embedder)
     log, cache, lookup = make_log(live), make_embedding_cache(live), make_text_index(live)
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     try:
         result = await rebuild_data_dir(live, log, cache, lookup, RebuildRequest(("vector", "text", "graph")),
                                         embedder=counting)
@@ -160,9 +168,9 @@ async def online(n: int, settings: Settings, embedder: Embedder) -> ReplayRun:
         if cache is not None:
             await cache.close()
         await log.close()
-    seconds = time.perf_counter() - started
+    seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
     applied = result["applied"]
-    return ReplayRun("online", applied if isinstance(applied, int) else n, seconds, len(counting.texts), seconds)
+    return ReplayRun("online", applied if isinstance(applied, int) else n, seconds, len(counting.texts), seconds, cpu)
 
 
 def print_replay_bench(runs: list[ReplayRun], n: int, as_json: bool) -> None:
@@ -170,10 +178,12 @@ def print_replay_bench(runs: list[ReplayRun], n: int, as_json: bool) -> None:
           "online: `hindsight replay`, new versions, warm cache)")
     for r in runs:
         print(f"  {r.name:<11} {r.records:>7} records in {r.seconds:7.1f}s = {r.rate:6.0f} events/s all projections, "
-              f"{r.vector_rate:6.0f} events/s vectors ({r.embedded} texts embedded)")
+              f"{r.vector_rate:6.0f} events/s vectors ({r.embedded} texts embedded); "
+              f"CPU {r.cpu_seconds:.1f}s = {r.cpu_rate:.0f} events per CPU second")
     if as_json:
         out: dict[str, Any] = {"n": n, "runs": [
             {"name": r.name, "records": r.records, "seconds": round(r.seconds, 2),
              "events_per_s": round(r.rate, 1), "vector_seconds": round(r.vector_seconds, 2),
-             "vector_events_per_s": round(r.vector_rate, 1), "embedded": r.embedded} for r in runs]}
+             "vector_events_per_s": round(r.vector_rate, 1), "embedded": r.embedded,
+             "cpu_seconds": round(r.cpu_seconds, 2), "events_per_cpu_s": round(r.cpu_rate, 1)} for r in runs]}
         print(json.dumps(out))

@@ -28,7 +28,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from hindsight_common.context_windows import SessionKey, with_context
+from hindsight_common.context_windows import no_neighbours, with_context
 from hindsight_common.documents import documents_of, to_payload
 from hindsight_common.ports.embedder import Embedder
 from hindsight_common.ports.graph import GraphStore
@@ -168,10 +168,6 @@ async def _nothing(tenant: str, ids: Sequence[str]) -> list[Document]:
     return []
 
 
-async def _no_tail(key: SessionKey, n: int) -> list[Document]:
-    return []
-
-
 async def implied_documents(records: Sequence[LogRecord]) -> list[tuple[LogRecord, Document]]:
     # The whole log as one batch: documents_of and with_context give the same documents
     # however the log is split, and one batch needs nothing from a store.
@@ -183,7 +179,7 @@ def _last(pairs: Sequence[tuple[LogRecord, Document]]) -> dict[Key, tuple[LogRec
 
 
 async def implied_text(records: Sequence[LogRecord]) -> dict[Key, Item]:
-    docs = await with_context([d for _, d in await implied_documents(records)], _no_tail)
+    docs = await with_context([d for _, d in await implied_documents(records)], no_neighbours)
     return {(d.tenant, d.id): Item(to_payload(d)) for d in docs}
 
 

@@ -220,6 +220,28 @@ class TextContract(_Common):
         # Session context (and the turn neighbourhoods) never see it: its session's only turn.
         assert await index.session_documents("t1", "ann", "s1", 10) == []
 
+    async def test_session_turns_around_offsets_in_log_order(self, index: TextIndex) -> None:
+        base = docs()[0]
+
+        def at(n: int, **changes: object) -> Document:
+            # Times out of log order: a session's turns are ordered by their offsets.
+            return replace(base, id=str(uuid.uuid4()), content=f"turn {n}", offset=n,
+                           occurred_at=datetime(2024, 1, 20 - n, tzinfo=UTC), **changes)  # type: ignore[arg-type]
+
+        turns = [at(n) for n in (1, 2, 3, 5, 8, 9, 11, 12)]
+        others = [at(4, type="summary"), at(6, type="semantic"), at(7, type="quarantined"), at(10, session="s2"),
+                  at(13, user="bob"), at(14, tenant="t2")]
+        await self.write(index, [*others, *reversed(turns)], {"s#0": 14})
+
+        async def around(first: int, last: int, n: int) -> list[str]:
+            return [d.content for d in await index.session_turns("t1", "ann", "s1", first, last, n)]
+
+        assert await around(5, 9, 2) == ["turn 2", "turn 3", "turn 5", "turn 8", "turn 9", "turn 11", "turn 12"]
+        assert await around(6, 6, 1) == ["turn 5", "turn 8"]
+        assert await around(1, 1, 0) == ["turn 1"]
+        assert await around(20, 30, 3) == ["turn 9", "turn 11", "turn 12"]
+        assert [d.tenant for d in await index.session_turns("t2", "ann", "s1", 1, 20, 4)] == ["t2"]
+
     async def test_browsing_shows_superseded_memories_only_when_asked(self, index: TextIndex) -> None:
         live, old = (replace(d, type="semantic", role="memory", kind="fact", key="k.v") for d in docs()[:2])
         old = replace(old, type="superseded", superseded_by=live.id)

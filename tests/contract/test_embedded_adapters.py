@@ -6,14 +6,17 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 import pytest
+import qdrant_edge as qe
 
 from hindsight_common.ports.embedder import Embedder
 from hindsight_common.adapters.qdrant_edge import QdrantEdgeIndex
 from hindsight_common.adapters.sqlite_fts import SqliteFtsIndex
 from hindsight_common.adapters.sqlite_log import SqliteLog
+from hindsight_common.documents import vector_payload
 from hindsight_common.ports.log import EventLog
+from hindsight_common.ports.projection import Scope
 from tests.contract.log_contract import LogContract
-from tests.contract.projection_contract import TextContract, VectorContract
+from tests.contract.projection_contract import TextContract, VectorContract, docs
 
 
 class TestSqliteLog(LogContract):
@@ -48,6 +51,19 @@ class TestQdrantEdge(VectorContract):
             return QdrantEdgeIndex(tmp_path / "vectors", 384)
 
         return again
+
+    async def test_a_point_written_before_the_json_payload_still_reads(self, index: QdrantEdgeIndex) -> None:
+        # Points stored every document key top-level before ``point_payload``; data
+        # directories made then are read as they are (no rebuild needed).
+        [doc] = docs()[:1]
+        [vector] = await self.embedder.embed([doc.search_text])
+        index._shard.update(qe.UpdateOperation.upsert_points(
+            [qe.Point(id=doc.id, vector=list(vector), payload=vector_payload(doc, self.embedder.model_id))]))
+        assert await index.get(doc.tenant, [doc.id]) == [doc]
+        [hit] = await index.search(Scope(tenant=doc.tenant), vector, 1)
+        assert hit.document == doc
+        assert await index.ids(doc.tenant) == [doc.id]
+        assert await index.other_models(self.embedder.model_id) == (0, [])
 
 
 class TestSqliteFts(TextContract):

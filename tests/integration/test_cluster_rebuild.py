@@ -116,10 +116,11 @@ async def test_rebuild_all_while_the_cluster_serves(tmp_path: Path, embedder: Em
         cached = CachedEmbedder(embedder, cache)
         by_name = {r.projection: r for r in await verify(log, cached, vectors, text, graph)}
         assert by_name["vector"].equal and by_name["graph"].equal
-        # Known limit (README, "Operating: online rebuild"): a turn the live worker and the
-        # rebuild both applied around the swap may keep a neighbourhood ("context") built
-        # from the session's newest documents at that time, not from those before it. Only
-        # that field of the writer's turns may differ; nothing is missing or extra.
+        # Known limit (README, "Operating: online rebuild"): during the drain the live
+        # worker and the rebuild both write the writer's session into the new version; two
+        # batches that read the session's turns before either wrote can leave a turn next to
+        # the seam with a neighbourhood ("context") missing the other's turns. Only that
+        # field of the writer's turns may differ; nothing is missing or extra.
         text_report = by_name["text"]
         assert not text_report.missing and not text_report.extra
         assert set(text_report.fields_differing) <= {"context"}

@@ -36,11 +36,9 @@ class Project:
         self._text = text
         self._graph = graph
 
-    async def _tail(self, key: SessionKey, n: int) -> list[Document]:
+    async def _neighbours(self, key: SessionKey, first: int, last: int, n: int) -> list[Document]:
         tenant, user, session = key
-        # Over-fetch: a session's summaries are among its newest documents too.
-        docs = await self._text.session_documents(tenant, user, session, n + 8)
-        return [d for d in docs if d.type == "episodic"][:n]
+        return await self._text.session_turns(tenant, user, session, first, last, n)
 
     async def purge(self, tenant: str, user: str) -> None:
         """An erased user's text documents and graph nodes (``hindsight_common/erasure.py``)."""
@@ -57,7 +55,7 @@ class Project:
         pairs = await documents_of(records, self._text.get)
         # Each document once, in its last state: a turn quarantined in this batch never
         # enters its neighbours' context (the graph still gets every record's links).
-        docs = await with_context(last_states(pairs), self._tail)
+        docs = await with_context(last_states(pairs), self._neighbours)
         with span("projection write text", {"hindsight.projection": "text", "hindsight.documents": len(docs)}):
             await self._text.upsert(docs, position)
         if self._graph is not None:

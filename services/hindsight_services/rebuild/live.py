@@ -144,6 +144,12 @@ class LiveTextIndex(_Shared[TextIndex], TextIndex):
         async with self.ref.using() as i:
             return await i.session_documents(tenant, user, session, limit)
 
+    async def session_turns(
+        self, tenant: str, user: str, session: str, first: int, last: int, n: int
+    ) -> list[Document]:
+        async with self.ref.using() as i:
+            return await i.session_turns(tenant, user, session, first, last, n)
+
     async def browse(self, request: Browse) -> list[Document]:
         async with self.ref.using() as i:
             return await i.browse(request)

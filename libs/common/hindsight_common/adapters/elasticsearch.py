@@ -33,7 +33,9 @@ from hindsight_common.adapters.elasticsearch_base import (
 )
 from hindsight_common.documents import from_payload
 from hindsight_common.ports.log import Position
-from hindsight_common.ports.projection import Browse, Document, Hit, Scope, TextField, TextIndex
+from hindsight_common.ports.projection import (
+    MAX_SESSION_TURNS, Browse, Document, Hit, Scope, TextField, TextIndex,
+)
 
 DEFAULT_ALIAS = "hindsight_text"
 
@@ -132,6 +134,27 @@ class ElasticsearchIndex(TextIndex):
         await self._es.ready()
         scope = Scope(tenant=tenant, user=user, session=session, types=("episodic", "summary"))
         return await self._newest("session documents", scope_filter(scope), min(limit, MAX_WINDOW), 0)
+
+    async def session_turns(
+        self, tenant: str, user: str, session: str, first: int, last: int, n: int
+    ) -> list[Document]:
+        await self._es.ready()
+        where = scope_filter(Scope(tenant=tenant, user=user, session=session, types=("episodic",)))
+
+        async def part(bounds: dict[str, int], order: str, size: int) -> list[Document]:
+            if size <= 0:
+                return []
+            response = await self._es.call("session turns", lambda: self._client.search(
+                index=self._alias, query={"bool": {"filter": [*where, {"range": {"offset": bounds}}]}},
+                sort=[{"offset": order}, {"id": order}], size=size,
+                source_includes=["payload"], track_total_hits=False))
+            return [from_payload(h["_source"]["payload"]) for h in response["hits"]["hits"]]
+
+        before, between, after = await asyncio.gather(
+            part({"lt": first}, "desc", min(n, MAX_WINDOW)),
+            part({"gte": first, "lte": last}, "asc", min(MAX_SESSION_TURNS, MAX_WINDOW)),
+            part({"gt": last}, "asc", min(n, MAX_WINDOW)))
+        return [*reversed(before), *between, *after]
 
     async def browse(self, request: Browse) -> list[Document]:
         if request.limit <= 0:

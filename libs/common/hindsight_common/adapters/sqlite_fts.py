@@ -19,7 +19,9 @@ from hindsight_common.adapters.sqlite_db import SqliteDb, SqliteProjectionTables
 from hindsight_common.adapters.sqlite_purge import purge_text
 from hindsight_common.errors import ProjectionError
 from hindsight_common.ports.log import Position
-from hindsight_common.ports.projection import Browse, Document, Hit, Scope, TextField, TextIndex
+from hindsight_common.ports.projection import (
+    MAX_SESSION_TURNS, Browse, Document, Hit, Scope, TextField, TextIndex,
+)
 from hindsight_common.text.terms import keyword_terms
 
 
@@ -38,6 +40,8 @@ CREATE TABLE IF NOT EXISTS docs (
 CREATE INDEX IF NOT EXISTS docs_scope ON docs (tenant, user, session);
 -- Newest first inside a user (recall's recency path, browsing): no sort of every doc.
 CREATE INDEX IF NOT EXISTS docs_recent ON docs (tenant, user, ts);
+-- A session's turns in log order (turn neighbourhoods, ``session_turns``).
+CREATE INDEX IF NOT EXISTS docs_turns ON docs (tenant, user, session, type, json_extract(payload, '$.offset'));
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(body, ctx, scope, tokenize = 'porter unicode61');
 CREATE TABLE IF NOT EXISTS position (pkey TEXT PRIMARY KEY, offset INTEGER NOT NULL);
 """
@@ -96,6 +100,16 @@ def _scope_sql(scope: Scope) -> tuple[list[str], list[Any]]:
         where.append("d.ts < ?")
         params.append(scope.until.timestamp())
     return where, params
+
+
+_TURN = "SELECT payload, json_extract(payload, '$.offset') AS o, rowid AS r FROM docs " \
+    "WHERE tenant=? AND user=? AND session=? AND type='episodic' AND "
+# Before, between, after: each part served by the docs_turns index.
+_SESSION_TURNS = (
+    f"SELECT * FROM ({_TURN} json_extract(payload, '$.offset') < ? ORDER BY o DESC, r DESC LIMIT ?) "
+    f"UNION ALL SELECT * FROM ({_TURN} json_extract(payload, '$.offset') BETWEEN ? AND ? ORDER BY o, r LIMIT ?) "
+    f"UNION ALL SELECT * FROM ({_TURN} json_extract(payload, '$.offset') > ? ORDER BY o, r LIMIT ?)"
+)
 
 
 class SqliteFtsIndex(SqliteProjectionTables, TextIndex):
@@ -167,6 +181,14 @@ class SqliteFtsIndex(SqliteProjectionTables, TextIndex):
             ).fetchall()
         )
         return [from_payload(json.loads(r[0])) for r in rows]
+
+    async def session_turns(
+        self, tenant: str, user: str, session: str, first: int, last: int, n: int
+    ) -> list[Document]:
+        rows = await self._run(lambda db: db.execute(_SESSION_TURNS, (
+            *(tenant, user, session, first, n), *(tenant, user, session, first, last, MAX_SESSION_TURNS),
+            *(tenant, user, session, last, n))).fetchall())
+        return [from_payload(json.loads(r[0])) for r in sorted(rows, key=lambda r: (r[1], r[2]))]
 
     async def browse(self, request: Browse) -> list[Document]:
         where, params = _scope_sql(request.scope)

@@ -16,6 +16,10 @@ from typing import Literal
 
 from hindsight_common.ports.log import Position
 
+#: The most turns ``TextIndex.session_turns`` returns between two offsets (a bound on
+#: one read, far above what a batch of one session spans).
+MAX_SESSION_TURNS = 10_000
+
 
 TextField = Literal["content", "context"]
 
@@ -206,6 +210,17 @@ class TextIndex(Projection):
     ) -> list[Document]:
         """The session's newest ``limit`` documents (turns and summaries), newest
         first. Raises ProjectionError."""
+
+    @abstractmethod
+    async def session_turns(
+        self, tenant: str, user: str, session: str, first: int, last: int, n: int
+    ) -> list[Document]:
+        """The session's episodic turns around log offsets ``first`` .. ``last``, in
+        offset order (a session's turns share one partition, so their offsets compare):
+        the ``n`` before ``first``, every one from ``first`` to ``last`` (at most
+        ``MAX_SESSION_TURNS``) and the ``n`` after ``last``. What the text index's
+        turn neighbourhoods are computed from (``context_windows``).
+        Raises ProjectionError."""
 
     @abstractmethod
     async def browse(self, request: Browse) -> list[Document]:

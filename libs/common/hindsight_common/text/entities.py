@@ -23,7 +23,6 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 from hindsight_common.text.terms import STOPWORDS
 
@@ -122,20 +121,21 @@ def document_entities(text: str, given: Sequence[str] = ()) -> tuple[str, ...]:
     return merge_entities(given, extract_entities(text))
 
 
-@dataclass(frozen=True)
 class _Tok:
-    kind: str  # "word", "end" (of a sentence), "brk" (other punctuation) or "dot" (in a name)
-    text: str
-    start: int
-    end: int
+    """One token. A plain slotted class, not a dataclass: an extraction makes one per
+    word and punctuation mark, and this is the hot path of the graph projection."""
 
-    @property
-    def bare(self) -> str:
-        """Lower-case, straight apostrophes, possessive removed."""
-        low = self.text.lower().replace("’", "'")
-        if low.endswith("'s"):
-            return low[:-2]
-        return low.rstrip("'")
+    __slots__ = ("kind", "text", "start", "end", "bare", "at")
+
+    def __init__(self, kind: str, text: str, start: int, end: int) -> None:
+        self.kind = kind  # "word", "end" (of a sentence), "brk" (other punctuation) or "dot" (in a name)
+        self.text = text
+        self.start = start
+        self.end = end
+        # Lower-case, straight apostrophes, possessive removed.
+        low = text.lower().replace("’", "'")
+        self.bare = low[:-2] if low.endswith("'s") else low.rstrip("'")
+        self.at = 0  # its index in its sentence
 
 
 def _capitalised(word: str) -> bool:
@@ -143,10 +143,19 @@ def _capitalised(word: str) -> bool:
 
 
 def _camel(word: str) -> bool:
-    return word[0].islower() and any(c.isupper() for c in word[1:])
+    return word[0].islower() and _has_upper(word[1:])
+
+
+def _has_upper(text: str) -> bool:
+    if text.isascii():  # the usual case, without a loop in Python
+        return text != text.lower()
+    return any(c.isupper() for c in text)
 
 
 def _acronym(word: str) -> bool:
+    if word.isascii():
+        # str.isupper: every cased character upper case, at least one of them.
+        return word.isupper() and sum(c.isalpha() for c in word) >= 2
     letters = [c for c in word if c.isalpha()]
     return len(letters) >= 2 and all(c.isupper() for c in letters)
 
@@ -186,20 +195,25 @@ def _blank(text: str, start: int, end: int, keep_ends: bool = False) -> str:
 def _sentences(text: str) -> list[list[_Tok]]:
     """Tokens split into sentences; abbreviation and initial dots do not end one."""
     sentences: list[list[_Tok]] = [[]]
+    current = sentences[0]
     for m in _TOKEN.finditer(text):
         kind = m.lastgroup or "brk"
-        tok = _Tok(kind, m.group(0), m.start(), m.end())
-        current = sentences[-1]
+        start, end = m.span()
         if kind == "end":
             prev = current[-1] if current else None
-            if tok.text == "." and prev is not None and prev.kind == "word" and prev.end == tok.start and (
+            if m.group(0) == "." and prev is not None and prev.kind == "word" and prev.end == start and (
                 prev.bare in _ABBREVIATIONS or (len(prev.text) == 1 and prev.text.isupper())
             ):
-                current.append(_Tok("dot", ".", tok.start, tok.end))  # "Dr." / "J." / "St."
+                tok = _Tok("dot", ".", start, end)  # "Dr." / "J." / "St."
+                tok.at = len(current)
+                current.append(tok)
                 continue
             if current:
-                sentences.append([])
+                current = []
+                sentences.append(current)
             continue
+        tok = _Tok(kind, m.group(0), start, end)
+        tok.at = len(current)
         current.append(tok)
     return [s for s in sentences if s]
 
@@ -300,7 +314,6 @@ def _candidates(work: str) -> list[tuple[list[_Tok], bool, list[_Tok]]]:
         words = [t for t in sentence if t.kind == "word"]
         if len(words) >= 3 and not any(c.islower() for t in words for c in t.text):
             continue  # SHOUTED SENTENCES: capitals carry no information
-        following = {id(t): sentence[i + 1 : i + 3] for i, t in enumerate(sentence)}
         for span, opens in _spans(sentence):
             for part, initial in _parts(span, opens):
                 head = part[0]
@@ -312,7 +325,7 @@ def _candidates(work: str) -> list[tuple[list[_Tok], bool, list[_Tok]]]:
                     while part and _lower_connector(part[0]):
                         part = part[1:]
                 if part:
-                    out.append((part, initial, following[id(part[-1])]))
+                    out.append((part, initial, sentence[part[-1].at + 1 : part[-1].at + 3]))
     return out
 
 
