@@ -94,9 +94,11 @@ def bind_tenant(principal: Principal | None, body: B, settings: Settings) -> B:
     off) the one it named or the default. Raises Forbidden when it names another tenant
     than its key's (each interaction of a batch is checked)."""
     if isinstance(body, IngestRequest):
-        items = [i.model_copy(update={"tenant": tenant_for(
-            principal, i.tenant, settings.default_tenant, f"interactions.{n}.tenant")})
-            for n, i in enumerate(body.interactions)]
+        items = []
+        for n, i in enumerate(body.interactions):
+            tenant = tenant_for(principal, i.tenant, settings.default_tenant, f"interactions.{n}.tenant")
+            # A copy only where the tenant changes (a copy per turn costs more than the check).
+            items.append(i if i.tenant == tenant else i.model_copy(update={"tenant": tenant}))
         return body.model_copy(update={"interactions": items})
     return body.model_copy(update={"tenant": tenant_for(principal, body.tenant, settings.default_tenant)})
 

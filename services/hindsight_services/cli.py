@@ -117,6 +117,11 @@ def _parser() -> argparse.ArgumentParser:
     pb.add_argument("--pid", action="append", default=[], metavar="NAME=PID",
                     help="also report this process's peak memory (repeat; e.g. the cluster's services)")
     pb.add_argument("--json", action="store_true", help="also print one JSON object as the last line")
+    ib = bsub.add_parser("ingest", help="CPU and wall time per batch of the embedded ingest path, and per stage")
+    ib.add_argument("--batches", type=int, default=30, help="batches per measurement (default 30)")
+    ib.add_argument("--batch", type=int, default=100, help="interactions per batch (default 100)")
+    ib.add_argument("--clients", type=int, default=8, help="concurrent writers of the second run (default 8)")
+    ib.add_argument("--json", action="store_true", help="also print one JSON object as the last line")
     ab = bsub.add_parser("auth", help="what checking an API key or a JWT costs per call and per request")
     ab.add_argument("--n", type=int, default=2000, help="calls per measurement")
     ab.add_argument("--json", action="store_true")

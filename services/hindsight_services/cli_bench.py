@@ -18,6 +18,13 @@ def run_bench(args: argparse.Namespace) -> int:
         return asyncio.run(_bench_recall(args))
     if args.bench == "perf":
         return asyncio.run(_bench_perf(args))
+    if args.bench == "ingest":
+        from hindsight_services.bench_ingest import print_ingest_bench, run_ingest_bench
+
+        if min(args.batches, args.batch, args.clients) < 1:
+            raise SystemExit("hindsight: --batches, --batch and --clients take positive numbers")
+        print_ingest_bench(asyncio.run(run_ingest_bench(args.batches, args.batch, args.clients)), args.json)
+        return 0
     if args.bench == "auth":
         from hindsight_services.bench_auth import print_auth_bench, run_auth_bench
 

@@ -42,10 +42,11 @@ from hindsight_common.events import (
 from hindsight_common.events.base import IDENTIFIER_PATTERN
 from hindsight_common.events.erasure import SubjectErased
 from hindsight_common.events.lifecycle import MemoryExpirySet, MemoryPinned, MemoryRestored, MemoryUnpinned
-from hindsight_common.events.security import MemoryQuarantined, MemoryReleased
+from hindsight_common.events.security import MemoryQuarantined, MemoryReleased, Source
 from hindsight_common.ports.log import EventLog, IdempotencyKey
 from hindsight_common.security.pii import COUNTERS as PII_COUNTERS
-from hindsight_common.security.pii import OutgrewLimit, PiiPolicy, redact_turn
+from hindsight_common.security.pii import OutgrewLimit, PiiPolicy, looked_for, redact_turn
+from hindsight_common.security.pii_types import PiiAction, PiiType
 from hindsight_common.security.signed_items import sign_events
 from hindsight_common.security.signing import Keyring
 from hindsight_common.security.signing_keys import keyring_from_settings
@@ -95,11 +96,16 @@ def to_events(
     now = utcnow()
     trace = current_carrier()  # the HTTP or gRPC call's trace, followed by every consumer
     policy = pii or PiiPolicy()
+    # Each tenant's actions and the detectors they need, worked out once a batch.
+    rules: dict[str, tuple[dict[PiiType, PiiAction], frozenset[PiiType]]] = {}
     events, problems = [], []
     for i, item in enumerate(request.interactions):
         tenant = item.tenant or default_tenant
+        if tenant not in rules:
+            actions = policy.actions(tenant)
+            rules[tenant] = actions, looked_for(actions)
         try:
-            turn = redact_turn(item.content, item.tool_calls, item.metadata, policy.actions(tenant))
+            turn = redact_turn(item.content, item.tool_calls, item.metadata, *rules[tenant])
         except OutgrewLimit as e:
             raise InvalidInput(str(e), [replace(p, field=f"interactions.{i}.{p.field}") for p in e.problems]) from e
         if turn.rejected:
@@ -107,6 +113,8 @@ def to_events(
             problems += [
                 replace(r, field=f"interactions.{i}.{r.field}").problem(tenant) for r in turn.rejected
             ]
+        if problems:
+            continue  # the batch is refused: no event to build
         events.append(InteractionRecorded(
             tenant=tenant,
             user=item.user,
@@ -159,9 +167,10 @@ class Ingest:
         """
         check_limits(request, self._settings)
         sources = request_sources(request)
-        # Off the event loop: the detectors take ~0.1 s over a 32,000-character content.
-        events = await asyncio.to_thread(
-            to_events, request, self._settings.default_tenant, self._pii, self._keyring)
+        # CPU work, off the event loop, in one hop to a worker thread: redaction (the
+        # detectors take ~0.1 s over a 32,000-character content), signing, and screening
+        # (about a millisecond a turn).
+        events, held = await asyncio.to_thread(self._prepare, request, sources)
         tenants = {e.tenant for e in events}
         idempotency = None
         if idempotency_key:
@@ -179,19 +188,24 @@ class Ingest:
             )
         # Quarantines go after every turn of the batch in the same all-or-nothing append
         # (see security/screening_events.py), so the first len(events) entries are the turns.
-        # Screening is CPU work (about a millisecond a turn): off the event loop.
-        held = await asyncio.to_thread(
-            screen_interactions, self._screener, events, sources, request.interactions) if self._screener else []
         appended = (await self._log.append(INTERACTIONS, [*events, *held], idempotency=idempotency))[: len(events)]
         replayed = any(a.event_id != e.event_id for a, e in zip(appended, events, strict=False))
         self.recorded, self.held = ([], []) if replayed else (events, held)
         if not replayed:
-            for e in events:
-                PII_COUNTERS.count(redactions=e.redactions)
+            PII_COUNTERS.count(redactions=tuple(r for e in events for r in e.redactions))
         return IngestResponse(
             events=[AppendedOut(event_id=str(a.event_id), offset=a.offset) for a in appended],
             replayed=replayed,
         )
+
+    def _prepare(
+        self, request: IngestRequest, sources: list[Source]
+    ) -> tuple[list[InteractionRecorded], list[MemoryQuarantined]]:
+        """The batch's events (redacted, signed) and the quarantines screening adds."""
+        events = to_events(request, self._settings.default_tenant, self._pii, self._keyring)
+        if self._screener is None:
+            return events, []
+        return events, screen_interactions(self._screener, events, sources, request.interactions)
 
     async def close_session(self, session: str, request: SessionCloseIn) -> AppendedOut:
         event = SessionClosed(

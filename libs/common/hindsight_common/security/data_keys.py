@@ -45,8 +45,19 @@ class SealError(HindsightError):
 
 def seal(key: bytes, plaintext: bytes, aad: bytes) -> bytes:
     """AES-256-GCM: a random 96-bit nonce followed by the ciphertext and its tag."""
-    nonce = secrets.token_bytes(NONCE_BYTES)
-    return nonce + AESGCM(key).encrypt(nonce, plaintext, aad)
+    return sealer(key)(plaintext, aad)
+
+
+def sealer(key: bytes) -> Callable[[bytes, bytes], bytes]:
+    """:func:`seal` with ``key`` fixed, its cipher set up once (a batch seals many
+    events of one user); a fresh random nonce every call."""
+    cipher = AESGCM(key)
+
+    def sealed(plaintext: bytes, aad: bytes) -> bytes:
+        nonce = secrets.token_bytes(NONCE_BYTES)
+        return nonce + cipher.encrypt(nonce, plaintext, aad)
+
+    return sealed
 
 
 def unseal(key: bytes, sealed: bytes, aad: bytes) -> bytes:

@@ -96,9 +96,9 @@ class RedactedTurn:
 class _Pass:
     """One turn's redaction: collects what was replaced and what was refused."""
 
-    def __init__(self, actions: Mapping[PiiType, PiiAction]) -> None:
+    def __init__(self, actions: Mapping[PiiType, PiiAction], wanted: frozenset[PiiType] | None = None) -> None:
         self.actions = actions
-        self.wanted = frozenset(t for t, a in actions.items() if a != "allow")
+        self.wanted = looked_for(actions) if wanted is None else wanted
         self.redactions: list[Redaction] = []
         self.rejected: list[Rejection] = []
 
@@ -130,16 +130,24 @@ class _Pass:
         return value
 
 
+def looked_for(actions: Mapping[PiiType, PiiAction]) -> frozenset[PiiType]:
+    """The types ``actions`` does not allow: the detectors worth running."""
+    return frozenset(t for t, a in actions.items() if a != "allow")
+
+
 def redact_turn(
     content: str,
     tool_calls: tuple[ToolCall, ...],
     metadata: Mapping[str, JsonValue],
     actions: Mapping[PiiType, PiiAction],
+    wanted: frozenset[PiiType] | None = None,
 ) -> RedactedTurn:
-    """Apply ``actions`` (``PiiPolicy.actions(tenant)``) to one interaction's text.
+    """Apply ``actions`` (``PiiPolicy.actions(tenant)``) to one interaction's text;
+    ``wanted``: ``looked_for(actions)``, when the caller already has it (a batch of one
+    tenant's turns works it out once).
 
     Raises OutgrewLimit when a tool call no longer fits its limits once redacted."""
-    run = _Pass(actions)
+    run = _Pass(actions, wanted)
     new_content = run.text(content, "content")
     calls = []
     for i, call in enumerate(tool_calls):

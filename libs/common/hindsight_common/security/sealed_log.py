@@ -24,7 +24,7 @@ from __future__ import annotations
 import base64
 import binascii
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -32,7 +32,7 @@ from hindsight_common.errors import InvalidInput
 from hindsight_common.events import Event, parse_event, serialize_event
 from hindsight_common.events.erasure import SealedEvent, SubjectErased
 from hindsight_common.ports.log import Appended, EventLog, IdempotencyKey, LogRecord, Position, Subscription
-from hindsight_common.security.data_keys import DataKey, DataKeys, SealError, seal, unseal
+from hindsight_common.security.data_keys import DataKey, DataKeys, SealError, sealer, unseal
 from hindsight_common.streams import INTERACTIONS, MEMORIES
 from hindsight_common.telemetry.metrics import ERASED_SKIPPED
 
@@ -53,9 +53,10 @@ def _sealable(event: Event) -> bool:
     return not isinstance(event, SealedEvent) and event.type not in CLEAR_TYPES
 
 
-def _seal(event: Event, key: DataKey) -> SealedEvent:
+def _seal(event: Event, key: DataKey, seal: Callable[[bytes, bytes], bytes]) -> SealedEvent:
+    """``event`` sealed with ``key`` (``seal``: the :func:`sealer` of that key)."""
     aad = _aad(str(event.event_id), event.tenant, event.user, event.type, key.key_id)
-    ciphertext = seal(key.secret, serialize_event(event), aad)
+    ciphertext = seal(serialize_event(event), aad)
     return SealedEvent(
         event_id=event.event_id, tenant=event.tenant, user=event.user, occurred_at=event.occurred_at,
         recorded_at=event.recorded_at, trace=event.trace, sealed_type=event.type, key_id=key.key_id,
@@ -83,8 +84,15 @@ class SealedLog(EventLog):
         for e in events:
             if _sealable(e) and (e.tenant, e.user) not in keys:
                 keys[(e.tenant, e.user)] = await self.keys.for_write(e.tenant, e.user)
-        sealed = [_seal(e, keys[(e.tenant, e.user)]) if _sealable(e) else e for e in events]
-        return await self.inner.append(stream, sealed, idempotency=idempotency)
+        return await self.inner.append(stream, self.seal_batch(events, keys), idempotency=idempotency)
+
+    @staticmethod
+    def seal_batch(events: Sequence[Event], keys: dict[tuple[str, str], DataKey]) -> list[Event]:
+        """``events`` with each sealable one sealed by its user's key in ``keys`` (one
+        cipher set up per user, not per event)."""
+        ciphers = {user: sealer(key.secret) for user, key in keys.items()}
+        return [_seal(e, keys[(e.tenant, e.user)], ciphers[(e.tenant, e.user)]) if _sealable(e) else e
+                for e in events]
 
     async def open_records(self, records: Sequence[LogRecord]) -> list[LogRecord]:
         """``records`` with sealed events opened (or marked skipped or poison)."""
