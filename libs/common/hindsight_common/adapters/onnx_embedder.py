@@ -12,7 +12,7 @@ thread that does not spin): one 15-token text is too small to keep two threads o
 run busy, two texts side by side are not. One intra-op thread or several give the
 same bits (checked by tests/contract/test_onnx_models.py). Queries run on the same
 one-thread session by default: a 20-token query cannot keep two threads busy (two
-spinning threads cost twice the CPU of one for about the same wall time), and while
+spinning threads cost 22.7 ms of CPU for a 16-token query, one thread 10.5), and while
 it embeds, the query's keyword paths run on the other core. ``threads`` above 1 gives
 queries a session of their own with that many threads.
 """
