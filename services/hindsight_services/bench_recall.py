@@ -117,6 +117,8 @@ async def run_recall_bench(sizes: Sequence[int], presets: Sequence[str], queries
 
 def print_recall_bench(rows: list[dict[str, Any]], mode: str, as_json: bool) -> None:
     print(f"recall latency ({mode}; query embedding included)")
+    print(f"corpus: synthetic turns of {USERS} user, written through POST /v1/interactions and projected by the "
+          "services themselves (each turn embedded by the embed service), waited for until caught up")
     print(f"{'memories':>9} {'preset':<9} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'load s':>8} {'CPU ms':>8}")
     for r in rows:
         cpu = f"{r['cpu_ms']:>8.1f}" if "cpu_ms" in r else f"{'-':>8}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -79,3 +80,19 @@ class TestSqliteFts(TextContract):
             return SqliteFtsIndex(tmp_path / "text.sqlite3")
 
         return again
+
+    async def test_a_user_scoped_search_ranks_inside_fts5_with_the_same_result(self, index: SqliteFtsIndex) -> None:
+        # A tenant or tenant+user scope is ranked and cut inside FTS5 (only the top k
+        # documents are read); any other filter joins first. Both give the same hits in
+        # the same order, ties included (many turns repeat the same words).
+        [base] = docs()[:1]
+        many = [replace(base, id=f"d{i}", session=f"s{i % 3}", content=f"{word} greyhound walk number {i % 4}")
+                for i, word in enumerate(["Pixel", "the", "a long long", "Pixel"] * 6)]
+        other = [replace(d, id=f"o{d.id}", user="bob") for d in many]
+        await index.upsert(many + other, {"s#0": 1})
+        for query in ("greyhound", "Pixel greyhound walk", "number 3 walk"):
+            for k in (3, 10, 50):
+                token = await index.search(Scope(tenant="t1", user="ann"), query, k)
+                joined = await index.search(Scope(tenant="t1", user="ann", types=("episodic",)), query, k)
+                assert [(h.document.id, h.score) for h in token] == [(h.document.id, h.score) for h in joined]
+                assert token and all(h.document.user == "ann" for h in token)

@@ -3,6 +3,7 @@ that must come out right, unit vectors, and the checksum guard on the files."""
 
 from __future__ import annotations
 
+import asyncio
 import math
 import shutil
 import sys
@@ -56,9 +57,12 @@ async def test_a_vector_depends_only_on_its_text(embedder: Embedder) -> None:
 
 
 def test_texts_run_side_by_side_give_the_bits_of_one_thread_or_several() -> None:
-    # Stored texts run on one intra-op thread, several at once (workers); queries on every
-    # thread. The thread count must not change a vector: the same text on both sessions,
-    # and a batch spread over 3 workers against the same texts one after another.
+    # Stored texts run on one intra-op thread, several at once (workers); queries on the
+    # same session unless given threads of their own. The thread count must not change a
+    # vector: the same text on both sessions, and a batch spread over 3 workers against
+    # the same texts one after another.
+    default = BgeSmallEmbedder()
+    assert default._queries is default._texts  # one session, one thread: no second copy
     model = BgeSmallEmbedder(threads=2, workers=3)
     texts = PASSAGES + ["a longer turn that goes on about the weather, the lake and the boat " * 8]
     for text in texts:
@@ -72,6 +76,22 @@ async def test_the_cross_encoder_scores_the_answer_highest(reranker: Reranker) -
     scores = await reranker.score("When is the budget meeting?", PASSAGES)
     assert scores[1] == max(scores), scores
     assert await reranker.score("anything", []) == []
+
+
+async def test_batches_side_by_side_give_the_scores_of_one_run_after_another() -> None:
+    # A call's pairs are cut into batches by length (part of what a score is: the int8
+    # graph scales each batch as a whole); the batches run on one thread each, side by
+    # side, across concurrent calls too. Neither the thread count nor running calls at
+    # once may change a score.
+    query = "What is the name of Ann's dog?"
+    passages = PASSAGES + [f"{p} And then some more words about the weather, {i} times over." * (i % 3 + 1)
+                           for i, p in enumerate(PASSAGES * 3)]
+    one_at_a_time = MiniLMCrossEncoder(batch_size=4, threads=2, workers=1)
+    side_by_side = MiniLMCrossEncoder(batch_size=4, workers=3)
+    expected = await one_at_a_time.score(query, passages)
+    first, second = await asyncio.gather(side_by_side.score(query, passages),
+                                         side_by_side.score(query, passages[:5]))
+    assert first == expected and second == await one_at_a_time.score(query, passages[:5])
 
 
 def test_no_pytorch_is_loaded(embedder: Embedder, reranker: Reranker) -> None:

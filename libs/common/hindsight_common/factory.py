@@ -97,7 +97,7 @@ def make_embedder(settings: Settings) -> Embedder:
     if settings.embedder == "bge-small-en":
         from hindsight_common.adapters.onnx_embedder import BgeSmallEmbedder
 
-        return BgeSmallEmbedder(threads=settings.model_threads)
+        return BgeSmallEmbedder(workers=settings.model_threads)
     if settings.embedder == "minilm":
         try:
             from hindsight_common.adapters.minilm import MiniLMEmbedder
@@ -136,7 +136,7 @@ def make_reranker(settings: Settings) -> Reranker | None:
     if settings.reranker == "ms-marco-minilm-l12":
         from hindsight_common.adapters.onnx_reranker import MiniLMCrossEncoder
 
-        return MiniLMCrossEncoder(threads=settings.model_threads)
+        return MiniLMCrossEncoder(workers=settings.model_threads)
     if settings.reranker == "none":
         return None
     raise ConfigurationError(f"unknown reranker {settings.reranker!r}")

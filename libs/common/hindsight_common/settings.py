@@ -42,7 +42,7 @@ class Settings(BaseSettings):
     embedder: Literal["bge-small-en", "minilm"] = "bge-small-en"
     reranker: Literal["ms-marco-minilm-l12", "none"] = "ms-marco-minilm-l12"
     model_threads: int | None = Field(
-        None, ge=1, description="Threads per model inference; default: all cores.")
+        None, ge=1, description="Threads a model may use at once (texts or pairs run side by side, one thread each); default: all cores.")
 
     # Qdrant server (vector_backend="qdrant"): an http(s) URL; ":memory:" or a directory
     # path selects qdrant-client's local mode (tests, small development setups).

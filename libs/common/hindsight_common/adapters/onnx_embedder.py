@@ -10,8 +10,11 @@ model, so a rebuild from the log reproduces the index exactly. Throughput comes 
 running several texts at once instead (``workers``, each run alone on one intra-op
 thread that does not spin): one 15-token text is too small to keep two threads of one
 run busy, two texts side by side are not. One intra-op thread or several give the
-same bits (checked by tests/contract/test_onnx_models.py). Queries, one at a time and
-waited for, run on a session of their own with every intra-op thread.
+same bits (checked by tests/contract/test_onnx_models.py). Queries run on the same
+one-thread session by default: a 20-token query cannot keep two threads busy (two
+spinning threads cost 22.7 ms of CPU for a 16-token query, one thread 10.5), and while
+it embeds, the query's keyword paths run on the other core. ``threads`` above 1 gives
+queries a session of their own with that many threads.
 """
 
 from __future__ import annotations
@@ -38,10 +41,12 @@ MAX_TOKENS = 512
 class BgeSmallEmbedder(Embedder):
     def __init__(self, *, threads: int | None = None, workers: int | None = None, root: Path | None = None,
                  query_instruction: str = QUERY_INSTRUCTION) -> None:
-        """``threads``: intra-op threads of the query session (default: all cores);
-        ``workers``: texts of a batch embedded at once, each alone (default: all cores)."""
-        self._queries = OnnxBert(BGE_SMALL_EN, max_tokens=MAX_TOKENS, threads=threads, root=root)
+        """``threads``: intra-op threads of the query session (default 1: the session of
+        stored texts); ``workers``: texts of a batch embedded at once, each alone
+        (default: all cores)."""
         self._texts = OnnxBert(BGE_SMALL_EN, max_tokens=MAX_TOKENS, threads=1, root=root, spin=False)
+        self._queries = self._texts if (threads or 1) == 1 else OnnxBert(
+            BGE_SMALL_EN, max_tokens=MAX_TOKENS, threads=threads, root=root, spin=False)
         self._workers = workers or max(1, os.cpu_count() or 1)
         self._pool = ThreadPoolExecutor(self._workers, thread_name_prefix="bge-small")
         self._instruction = query_instruction

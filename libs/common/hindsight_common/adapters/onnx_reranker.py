@@ -2,12 +2,22 @@
 
 It reads the query and a passage as one pair ([CLS] query [SEP] passage [SEP]) and
 returns a relevance logit; recall uses it to reorder the fused top N.
+
+A call's pairs are sorted by length and cut into batches of ``batch_size`` (the int8
+graph quantizes activations with one scale per input tensor, so a score depends on
+the batch it ran in: this split is part of what a score is). The batches run side by
+side (``workers``), each on one intra-op thread that does not spin: a batch of short
+pairs cannot keep two threads of one run busy, and a spinning thread burns the core
+that the other batch, or the rest of the process, needs. The thread count does not
+change a score (tests/contract/test_onnx_models.py checks it).
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -23,9 +33,14 @@ MAX_TOKENS = 256
 
 
 class MiniLMCrossEncoder(Reranker):
-    def __init__(self, *, batch_size: int = 16, threads: int | None = None, root: Path | None = None) -> None:
-        self._model = OnnxBert(MS_MARCO_MINILM_L12, max_tokens=MAX_TOKENS, threads=threads, root=root)
+    def __init__(self, *, batch_size: int = 16, threads: int | None = None, workers: int | None = None,
+                 root: Path | None = None) -> None:
+        """``threads``: intra-op threads of each batch's run (default 1); ``workers``:
+        batches run at once, across calls too (default: all cores)."""
+        self._model = OnnxBert(MS_MARCO_MINILM_L12, max_tokens=MAX_TOKENS, threads=threads or 1, root=root,
+                               spin=False)
         self._batch_size = batch_size
+        self._pool = ThreadPoolExecutor(workers or max(1, os.cpu_count() or 1), thread_name_prefix="ms-marco")
 
     @property
     def model_id(self) -> str:
@@ -34,22 +49,26 @@ class MiniLMCrossEncoder(Reranker):
     def load(self) -> None:
         self._model.load()
 
-    def _score(self, query: str, passages: list[str]) -> list[float]:
-        order = sorted(range(len(passages)), key=lambda i: len(passages[i]))
-        out = [0.0] * len(passages)
-        for start in range(0, len(order), self._batch_size):
-            rows = order[start : start + self._batch_size]
-            logits = self._model.run(self._model.encode([(query, passages[i]) for i in rows]))
-            for i, value in zip(rows, np.asarray(logits, dtype=np.float32).reshape(-1), strict=True):
-                out[i] = float(value)
-        return out
+    def _batch(self, query: str, passages: Sequence[str]) -> list[float]:
+        logits = self._model.run(self._model.encode([(query, p) for p in passages]))
+        return [float(v) for v in np.asarray(logits, dtype=np.float32).reshape(-1)]
 
     async def score(self, query: str, passages: Sequence[str]) -> list[float]:
         if not passages:
             return []
+        order = sorted(range(len(passages)), key=lambda i: len(passages[i]))
+        batches = [order[start : start + self._batch_size] for start in range(0, len(order), self._batch_size)]
+        loop = asyncio.get_running_loop()
         try:
-            return await asyncio.to_thread(self._score, query, list(passages))
+            await asyncio.to_thread(self.load)
+            scored = await asyncio.gather(*(loop.run_in_executor(
+                self._pool, self._batch, query, [passages[i] for i in rows]) for rows in batches))
         except ProviderError:
             raise
         except Exception as e:
             raise ProviderError(f"cross-encoder failed: {e}") from e
+        out = [0.0] * len(passages)
+        for rows, values in zip(batches, scored, strict=True):
+            for i, value in zip(rows, values, strict=True):
+                out[i] = value
+        return out

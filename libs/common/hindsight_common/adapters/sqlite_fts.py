@@ -74,6 +74,12 @@ def _scoped_match(match: str, scope: Scope, column: str) -> str:
     return f"scope : {token} AND {column} : ({match})"
 
 
+def _token_scoped(scope: Scope) -> bool:
+    """Whether the scope token alone selects the scope: tenant, or tenant and user."""
+    return not (scope.session or scope.agent or scope.types or scope.speakers
+                or scope.since is not None or scope.until is not None)
+
+
 # bm25() weights per column (body, ctx, scope): only the searched column counts.
 _WEIGHTS = {"content": ("body", "1.0, 0.0, 0.0"), "context": ("ctx", "0.0, 1.0, 0.0")}
 
@@ -160,13 +166,26 @@ class SqliteFtsIndex(SqliteProjectionTables, TextIndex):
             return []
         column, weights = _WEIGHTS[field]
         scope_where, scope_params = _scope_sql(scope)
-        where = ["fts MATCH ?", *scope_where]
-        params: list[Any] = [_scoped_match(match, scope, column), *scope_params]
-        sql = (
-            f"SELECT d.payload, bm25(fts, {weights}) AS rank FROM fts JOIN docs d ON d.rowid = fts.rowid "
-            f"WHERE {' AND '.join(where)} ORDER BY rank LIMIT ?"
-        )
-        rows = await self._run(lambda db: db.execute(sql, (*params, k)).fetchall())
+        scoped = _scoped_match(match, scope, column)
+        if _token_scoped(scope):
+            # The scope token inside the match already keeps to the tenant (and user):
+            # rank and cut inside FTS5, then read only the top k documents. Joining first
+            # looked up every matching row in ``docs`` (at one user's 10,000 turns about
+            # 1,500 rows a query, half its time). Same rows, same order (the same scan
+            # feeds the sort); the tenant and user are checked again on what is read.
+            sql = (
+                f"SELECT d.payload, m.rank FROM (SELECT rowid, bm25(fts, {weights}) AS rank FROM fts "
+                f"WHERE fts MATCH ? ORDER BY rank LIMIT ?) m JOIN docs d ON d.rowid = m.rowid "
+                f"WHERE {' AND '.join(scope_where)} ORDER BY m.rank"
+            )
+            params: list[Any] = [scoped, k, *scope_params]
+        else:
+            sql = (
+                f"SELECT d.payload, bm25(fts, {weights}) AS rank FROM fts JOIN docs d ON d.rowid = fts.rowid "
+                f"WHERE {' AND '.join(['fts MATCH ?', *scope_where])} ORDER BY rank LIMIT ?"
+            )
+            params = [scoped, *scope_params, k]
+        rows = await self._run(lambda db: db.execute(sql, params).fetchall())
         # FTS5's bm25() is negative (lower is better); expose the usual positive score.
         return [Hit(from_payload(json.loads(p)), -float(r)) for p, r in rows]
 

@@ -215,19 +215,37 @@ class RecallEngine:
             return candidates
         assert self._reranker is not None
         passages = [d.search_text for d, _ in head]
-        scores = await self._reranker.score(req.query, passages)
-        if p.cross_encoder_context and (indexed := await self._neighbourhoods(req, head)) is not None:
-            with_prev = [_after_previous(indexed.get(d.id, d)) for d, _ in head]
-            differ = [i for i, text in enumerate(with_prev) if text != passages[i]]
+        # The two readings are two calls, scored side by side (the reranker runs batches
+        # of both at once): the second waits only for the neighbourhoods, not the first.
+        alone = asyncio.ensure_future(self._reranker.score(req.query, passages))
+        try:
+            second = await self._read_after_previous(req, p, head, passages)
+            scores = await alone
+        finally:
+            alone.cancel()  # only if the second reading failed first; done otherwise
+        if second is not None:
+            differ, read = second
             again = list(scores)  # a turn with nothing before it (or a memory) reads the same
-            for i, a in zip(differ, await self._reranker.score(req.query, [with_prev[i] for i in differ]),
-                            strict=True):
+            for i, a in zip(differ, read, strict=True):
                 again[i] = a
             scores = [s + p.cross_encoder_context * a for s, a in zip(scores, again, strict=True)]
         order = sorted(range(len(head)), key=lambda i: -scores[i])  # stable on ties
         for rank, i in enumerate(order, start=1):
             per_doc[head[i][0].id]["cross_encoder"] = PathScore(rank, scores[i])
         return [(head[i][0], head[pos][1]) for pos, i in enumerate(order)] + tail
+
+    async def _read_after_previous(
+        self, req: RecallRequest, p: Preset, head: list[tuple[Document, float]], passages: list[str],
+    ) -> tuple[list[int], list[float]] | None:
+        """The positions in ``head`` of turns that have a turn before them, and their
+        scores read after it; None when the preset does not weigh that reading or the
+        text index is down (each turn is then read alone)."""
+        if not p.cross_encoder_context or (indexed := await self._neighbourhoods(req, head)) is None:
+            return None
+        assert self._reranker is not None
+        with_prev = [_after_previous(indexed.get(d.id, d)) for d, _ in head]
+        differ = [i for i, text in enumerate(with_prev) if text != passages[i]]
+        return differ, await self._reranker.score(req.query, [with_prev[i] for i in differ])
 
     async def _neighbourhoods(
         self, req: RecallRequest, head: list[tuple[Document, float]]
