@@ -72,3 +72,26 @@ async def test_an_erased_user_leaves_the_fold_and_the_access_counts(tmp_path: Pa
     finally:
         await accesses.close()
         await log.close()
+
+
+async def test_with_consolidation_off_it_counts_accesses_and_still_purges_them(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path / "data", consolidation=False)
+    log, accesses = make_log(settings), make_access_counts(settings)
+    try:
+        handler = wiring.handler(log, settings, accesses)
+        handle = erasing(handler.handle, handler.purge, what=wiring.GROUP)
+        await handler.resume()
+        ann, repeat = fact("ann", "Ann lives in Lisbon.", "personal.location"), fact("ann", "Ann lives in Lisbon.",
+                                                                                    "personal.location")
+        await log.append(MEMORIES, [ann, repeat, accessed("ann", str(ann.memory_id)), accessed("bob", "bob-turn")])
+        records = await delivered(log)
+        await handle(records, {r.position_key: r.offset for r in records})
+        assert handler.state.memories == {} and handler.decided == 0  # no fold: the repeat is not merged
+        assert await accesses.get("t1", [str(ann.memory_id), "bob-turn"]) == {str(ann.memory_id): 2, "bob-turn": 2}
+        await log.append(CONTROL, [SubjectErased(tenant="t1", user="ann", occurred_at=AT, keys_destroyed=1)])
+        more = await delivered(log, after=records[-1].offset)
+        await handle(more, {r.position_key: r.offset for r in more})
+        assert await accesses.get("t1", [str(ann.memory_id), "bob-turn"]) == {"bob-turn": 2}
+    finally:
+        await accesses.close()
+        await log.close()

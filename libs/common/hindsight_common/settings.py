@@ -222,6 +222,9 @@ class Settings(BaseSettings):
     forget_grace_days: float = Field(
         30.0, ge=0, description="Days a forgotten memory can be restored before a pass purges its content.")
     forget_interval_s: float = Field(3600.0, ge=0, description="Seconds between consolidate's forgetting passes; 0: none.")
+    consolidation: bool = Field(
+        True, description="false: consolidate only adds up access counts (no merges, supersessions, forgetting "
+        "or cluster passes); for comparing recall with and without consolidation.")
     # Cluster consolidation (consolidation/clusters.py), run with each forgetting pass.
     cluster_consolidation: bool = Field(
         True, description="Merge groups of similar memories of one subject into one statement in each periodic "

@@ -173,6 +173,8 @@ class Consolidate:
             await self._rebuild(await self._accesses.position())
             self._stale = False
         events = [r.event for r in records if r.event is not None]
+        if self._log is None:  # no fold (which notes them otherwise): what an erasure deletes
+            self._note_accesses(events)
         try:
             await self._fold(events, append=True)
         except BaseException:
@@ -260,6 +262,11 @@ class Consolidate:
             vectors = await self._embedder.embed([self._contents[i] for i in chunk])
             self._vectors.update((i, array("f", v)) for i, v in zip(chunk, vectors, strict=True))
 
+    def _note_accesses(self, events: Sequence[Event]) -> None:
+        for e in events:
+            if isinstance(e, MemoryAccessed):
+                self._accessed.setdefault((e.tenant, e.user), set()).update(e.counts)
+
     def _drop_left(self, e: Event) -> None:
         known = self.state.memories
         for i in _left_live(e):
@@ -271,6 +278,7 @@ class Consolidate:
         if self._log is None:
             return
         await self._embed(events)
+        self._note_accesses(events)
         decisions: list[Event] = []
         # Screening held these back (reflect appends a memory's quarantine right after it):
         # a suspected poisoning must not supersede or merge what is already known.
@@ -285,8 +293,6 @@ class Consolidate:
                     continue
                 decisions += self.state.decide(e, self._vectors.get)
             else:
-                if isinstance(e, MemoryAccessed):
-                    self._accessed.setdefault((e.tenant, e.user), set()).update(e.counts)
                 self.state.observe(e)
                 if isinstance(e, (*DECISIONS, MemoryPurged)) or (
                         isinstance(e, MemoryForgotten) and e.forgotten_by == FORGOTTEN_BY):

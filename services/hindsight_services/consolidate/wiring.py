@@ -20,6 +20,24 @@ GROUP = "consolidate"
 STREAMS = (MEMORIES, CONTROL)  # control: SubjectErased
 
 
+def handler(
+    log: EventLog, settings: Settings, accesses: AccessCounts, embedder: Embedder | None = None,
+    cache: EmbeddingCache | None = None,
+) -> Consolidate:
+    """The handler the settings ask for. ``embedder`` (the one embed uses) finds
+    near-duplicates, reading the vectors embed stored in ``cache`` (the embedding cache)
+    before it runs the model. Every ``forget_interval_s`` it runs a forgetting pass and,
+    with ``cluster_consolidation``, a cluster pass (the LLM of ``HINDSIGHT_LLM_*`` writes
+    the statements when set; they are signed with the process's keyring). With
+    ``consolidation`` off it only adds up access counts (no fold, no decisions, no passes)."""
+    on = settings.consolidation
+    clusters = ClusterPolicy.from_settings(settings) if on and settings.cluster_consolidation else None
+    return Consolidate(accesses, log if on else None, embedder, similarity=settings.consolidate_similarity,
+                       policy=ForgetPolicy.from_settings(settings), forget_interval_s=settings.forget_interval_s,
+                       cache=cache, clusters=clusters, llm=make_llm(settings) if clusters else None,
+                       keyring=keyring_from_settings(settings) if clusters else None)
+
+
 def consumer(
     log: EventLog, settings: Settings, accesses: AccessCounts, embedder: Embedder | None = None,
     cache: EmbeddingCache | None = None,
@@ -27,17 +45,9 @@ def consumer(
     """Resumes where the access store stands, so a new (or deleted) store is rebuilt
     from the log's ``MemoryAccessed`` events; consolidation's fold is rebuilt from the
     log up to there first (``Consolidate.resume``). Its decisions go onto the memories
-    stream; ``embedder`` (the one embed uses) finds near-duplicates, reading the vectors
-    embed stored in ``cache`` (the embedding cache) before it runs the model. Every
-    ``forget_interval_s`` it runs a forgetting pass and, with ``cluster_consolidation``, a
-    cluster pass (the LLM of ``HINDSIGHT_LLM_*`` writes the statements when set; they are
-    signed with the process's keyring). An erased user is purged from its fold and
-    access counts."""
-    clusters = ClusterPolicy.from_settings(settings) if settings.cluster_consolidation else None
-    consolidate = Consolidate(accesses, log, embedder, similarity=settings.consolidate_similarity,
-                              policy=ForgetPolicy.from_settings(settings), forget_interval_s=settings.forget_interval_s,
-                              cache=cache, clusters=clusters, llm=make_llm(settings) if clusters else None,
-                              keyring=keyring_from_settings(settings) if clusters else None)
+    stream (see :func:`handler`). An erased user (``SubjectErased``) is purged from its
+    fold and access counts."""
+    consolidate = handler(log, settings, accesses, embedder, cache)
     return Consumer(
         log,
         GROUP,
