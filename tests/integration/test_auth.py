@@ -270,6 +270,8 @@ def grpc_samples() -> dict[str, tuple[str, Any]]:
         "EraseUser": ("erase", pb.EraseUserRequest(tenant=TENANT, user="ann")),
         **{name: ("write", pb.MemoryActionRequest(tenant=TENANT, memory_id=MEMORY, user="ann"))
            for name in ("PinMemory", "UnpinMemory", "RestoreMemory")},
+        "ExpireMemory": ("write", pb.ExpireMemoryRequest(tenant=TENANT, memory_id=MEMORY, user="ann", ttl_s=60)),
+        "Consolidate": ("write", pb.ConsolidateRequest(tenant=TENANT, user="ann", dry_run=True)),
     }
 
 
