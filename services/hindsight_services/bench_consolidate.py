@@ -186,12 +186,13 @@ async def _forgetting(handler: Consolidate, log: Any, settings: Settings, seed: 
         elif r.event is not None:
             replayed.observe(r.event)
     replay_s = time.perf_counter() - started
-    users = {m.group[:2] for i, m in state.memories.items() if i in set(live)}
+    per_user: dict[tuple[str, str], int] = {}  # live memories before the pass, per user
+    for i in live:
+        per_user[state.memories[i].group[:2]] = per_user.get(state.memories[i].group[:2], 0) + 1
     return {
         "live_before": len(live), "pinned": len(pinned), "recently_used": len(used), "eligible": len(eligible),
         "forgotten": len(ids), "share_forgotten": round(len(ids) / len(live), 4),
-        "cap": sum(math.floor(policy.max_share * sum(1 for i in live if state.memories[i].group[:2] == u))
-                   for u in users),
+        "cap": sum(math.floor(policy.max_share * n) for n in per_user.values()),
         "pinned_forgotten": len(ids & pinned), "used_forgotten": len(ids & used),
         "purged_after_grace": len(purged & ids), "pass_ms": round(pass_s * 1000, 1), "replay_equal": replayed.status_of() == state.status_of(),
         "replay_s": round(replay_s, 2), "policy": {"threshold": policy.threshold,
