@@ -131,3 +131,19 @@ async def test_without_a_usable_llm_reply_the_statements_are_joined(tmp_path: Pa
     finally:
         await accesses.close()
         await log.close()
+
+
+async def test_the_periodic_pass_merges_clusters_after_forgetting(tmp_path: Path, embedder: Embedder) -> None:
+    settings = Settings(data_dir=tmp_path / "data")
+    log, accesses = make_log(settings), make_access_counts(settings)
+    try:
+        handler = Consolidate(accesses, log, embedder, clusters=POLICY, forget_interval_s=1e-6)
+        await handler.resume()
+        events = memories("t1")
+        await fed(log, handler, events)  # the end of the batch runs the due pass
+        merges = [r.event for r in await on_log(log) if isinstance(r.event, MemoriesMerged)]
+        assert [set(m.merged_ids) for m in merges] == [{e.memory_id for e in events[:3]}]
+        assert merges[0].kept_id in handler.state.live()
+    finally:
+        await accesses.close()
+        await log.close()
