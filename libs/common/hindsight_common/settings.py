@@ -225,6 +225,9 @@ class Settings(BaseSettings):
     consolidation: bool = Field(
         True, description="false: consolidate only adds up access counts (no merges, supersessions, forgetting "
         "or cluster passes); for comparing recall with and without consolidation.")
+    forget_summarise: bool = Field(
+        False, description="Before a periodic pass forgets two or more memories of one subject, write one summary "
+        "memory of them (the LLM when configured, else their statements joined).")
     # Cluster consolidation (consolidation/clusters.py), run with each forgetting pass.
     cluster_consolidation: bool = Field(
         True, description="Merge groups of similar memories of one subject into one statement in each periodic "

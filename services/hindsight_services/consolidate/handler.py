@@ -39,7 +39,8 @@ from hindsight_common.consolidation.cluster_merge import merged_statement
 from hindsight_common.consolidation.clusters import ClusterPolicy, cluster_events, eligible, plan_clusters
 from hindsight_common.consolidation.forgetting import FORGOTTEN_BY, ForgetPolicy, forgotten_events, plan, purges
 from hindsight_common.consolidation.rules import entity_set, norm
-from hindsight_common.consolidation.state import CLUSTER_REFLECTOR, DEFAULT_SIMILARITY, ConsolidationState
+from hindsight_common.consolidation.state import CONSOLIDATE_REFLECTORS, DEFAULT_SIMILARITY, ConsolidationState
+from hindsight_common.consolidation.summaries import summary_event, summary_groups
 from hindsight_common.documents import memory_text
 from hindsight_common.embedding_cache import CachedEmbedder
 from hindsight_common.events import (
@@ -92,7 +93,7 @@ class Consolidate:
         *, similarity: float = DEFAULT_SIMILARITY, policy: ForgetPolicy = ForgetPolicy(),
         forget_interval_s: float = 0.0, clock: Callable[[], datetime] = utcnow,
         cache: EmbeddingCache | None = None, clusters: ClusterPolicy | None = None, llm: LLM | None = None,
-        keyring: Keyring | None = None,
+        keyring: Keyring | None = None, summarise: bool = False,
     ) -> None:
         """Without ``log_`` it only counts accesses; without ``embedder`` it merges exact
         repeats and supersedes, but finds no near-duplicates. With ``cache`` (the embedding
@@ -101,7 +102,8 @@ class Consolidate:
         (whose vector it then stores for embed). A ``forget_interval_s`` of 0 runs no
         periodic forgetting pass. With ``clusters`` (and an embedder) each periodic pass
         merges clusters of similar memories, their statement written by ``llm`` when given;
-        ``keyring`` signs those statements (unsigned without one)."""
+        ``keyring`` signs those statements (unsigned without one). With ``summarise`` a
+        periodic forgetting pass first writes one summary per subject of what it forgets."""
         self._accesses = accesses
         self._log = log_
         self._embedder = CachedEmbedder(embedder, cache) if embedder is not None and cache is not None else embedder
@@ -120,6 +122,7 @@ class Consolidate:
         self._clusters = clusters
         self._llm = llm
         self._keyring = keyring
+        self._summarise = summarise
         # The documents recall returned per user (memories and turns): what an erasure
         # deletes from the access store, which keeps no user.
         self._accessed: dict[tuple[str, str], set[str]] = {}
@@ -214,15 +217,30 @@ class Consolidate:
         policy says at ``reference`` (appended, then folded); the events, those already on
         the log included."""
         assert self._log is not None
-        events: list[Event] = [*purges(self.state, reference, self.policy, tenant=tenant, user=user),
-                               *forgotten_events(self.state, plan(self.state, reference, self.policy, tenant=tenant,
-                                                                  user=user), reference)]
+        planned = plan(self.state, reference, self.policy, tenant=tenant, user=user)
+        forgets = forgotten_events(self.state, planned, reference)
+        summaries: list[MemoryExtracted] = []
+        if self._summarise:
+            into: dict[UUID, UUID] = {}
+            for group in summary_groups(self.state, planned):
+                statement, how = await merged_statement(group, self._llm)
+                summaries.append(summary_event(group, statement, how, reference))
+                into.update((m.id, summaries[-1].memory_id) for m in group.members)
+            forgets = [f.model_copy(update={"reason": f"{f.reason}; summarised into {into[f.memory_id]}"[:500]})
+                       if f.memory_id in into else f for f in forgets]
+        events: list[Event] = [*purges(self.state, reference, self.policy, tenant=tenant, user=user), *summaries,
+                               *forgets]
         fresh = [e for e in events if e.event_id not in self._on_log]
         if fresh:
-            await self._log.append(MEMORIES, fresh)  # durable before the state moves on
+            signed = sign_events(self._keyring, fresh) if self._keyring is not None else fresh
+            await self._log.append(MEMORIES, signed)  # durable before the state moves on
             self.decided += len(fresh)
         for e in events:
-            self.state.observe(e)
+            if isinstance(e, MemoryExtracted):
+                self.state.adopt(e)
+                self._contents[e.memory_id] = memory_text(e)
+            else:
+                self.state.observe(e)
             self._on_log.add(e.event_id)
             if isinstance(e, MemoryForgotten):
                 self._vectors.pop(e.memory_id, None)
@@ -287,7 +305,7 @@ class Consolidate:
             if isinstance(e, MemoryExtracted):
                 if e.memory_id in held:
                     continue
-                if e.reflector.name == CLUSTER_REFLECTOR:  # a cluster's statement: its merge follows it
+                if e.reflector.name in CONSOLIDATE_REFLECTORS:  # its own statement (a cluster's, a summary)
                     self.state.adopt(e)
                     self._on_log.add(e.event_id)
                     continue

@@ -29,13 +29,16 @@ def handler(
     before it runs the model. Every ``forget_interval_s`` it runs a forgetting pass and,
     with ``cluster_consolidation``, a cluster pass (the LLM of ``HINDSIGHT_LLM_*`` writes
     the statements when set; they are signed with the process's keyring). With
-    ``consolidation`` off it only adds up access counts (no fold, no decisions, no passes)."""
+    ``consolidation`` off it only adds up access counts (no fold, no decisions, no passes).
+    With ``forget_summarise`` a periodic pass summarises what it forgets, per subject."""
     on = settings.consolidation
     clusters = ClusterPolicy.from_settings(settings) if on and settings.cluster_consolidation else None
+    writes = clusters is not None or (on and settings.forget_summarise)  # statements of its own
     return Consolidate(accesses, log if on else None, embedder, similarity=settings.consolidate_similarity,
                        policy=ForgetPolicy.from_settings(settings), forget_interval_s=settings.forget_interval_s,
-                       cache=cache, clusters=clusters, llm=make_llm(settings) if clusters else None,
-                       keyring=keyring_from_settings(settings) if clusters else None)
+                       cache=cache, clusters=clusters, llm=make_llm(settings) if writes else None,
+                       keyring=keyring_from_settings(settings) if writes else None,
+                       summarise=on and settings.forget_summarise)
 
 
 def consumer(

@@ -59,6 +59,10 @@ DEFAULT_SIMILARITY = 0.92
 #: The ``reflector.name`` of the statements a cluster merge writes (``clusters.py``): the
 #: fold adopts them (their merge is the decision that follows them on the log).
 CLUSTER_REFLECTOR = "consolidate-cluster"
+#: The ``reflector.name`` of a summary written before a forgetting pass (``summaries.py``).
+SUMMARY_REFLECTOR = "consolidate-summary"
+#: Memories consolidate itself wrote: adopted when folded, never merged or summarised again.
+CONSOLIDATE_REFLECTORS = frozenset({CLUSTER_REFLECTOR, SUMMARY_REFLECTOR})
 
 
 @dataclass
@@ -94,7 +98,7 @@ class Tracked:
     subject: str = ""
     names: tuple[str, ...] = ()
     session: str = ""
-    clustered: bool = False  # made by a cluster merge (``clusters.py``): never merged again
+    clustered: bool = False  # written by consolidate (a cluster, a summary): never merged again
 
     @property
     def used_at(self) -> datetime:
@@ -328,7 +332,7 @@ def _track(e: MemoryExtracted) -> Tracked:
         statement=norm(e.content), entities=entity_set(e.entities, e.subject), at=e.valid_from or e.occurred_at,
         occurred_at=e.occurred_at, confidence=e.confidence, sources=tuple(e.source_event_ids),
         external=tuple(e.source_external_ids), kind=e.kind, content=e.content, subject=e.subject,
-        names=tuple(e.entities), session=e.session, clustered=e.reflector.name == CLUSTER_REFLECTOR)
+        names=tuple(e.entities), session=e.session, clustered=e.reflector.name in CONSOLIDATE_REFLECTORS)
 
 
 def _same_statement(a: Tracked, b: Tracked) -> bool:
