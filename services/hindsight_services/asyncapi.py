@@ -40,7 +40,8 @@ STREAM_EVENTS: dict[str, tuple[str, str, tuple[str, ...]]] = {
                    "ingest", ("InteractionRecorded", "SessionClosed", "MemoryQuarantined", "MemoryReleased",
                               "SealedEvent")),
     MEMORIES: ("What Hindsight learned and decided about it: memories, summaries, forgets, "
-               "recall's access counts, consolidation's merges, supersessions, conflicts, forgets and purges, pins and restores.",
+               "recall's access counts, consolidation's merges (and a cluster's merged statement), supersessions, conflicts, "
+               "forgets and purges, pins and restores.",
                "reflect, consolidate, ingest (forget, pin, unpin, restore, expire), query (access counts)",
                ("MemoryExtracted", "MemoryReinforced", "SessionSummarized", "MemoryForgotten",
                 "MemoryAccessed", "MemoriesMerged", "MemorySuperseded", "MemoryConflicted", "MemoryQuarantined",

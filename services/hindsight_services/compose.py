@@ -200,8 +200,9 @@ async def reflect(parts: Parts) -> Consumer:
 
 
 async def consolidate(parts: Parts) -> Consumer:
-    # The embedder finds near-duplicates by meaning.
-    return consolidate_wiring.consumer(parts.log, parts.settings, parts.access_counts, await parts.embedder())
+    # The embedder finds near-duplicates by meaning; the cache holds what embed embedded.
+    return consolidate_wiring.consumer(parts.log, parts.settings, parts.access_counts, await parts.embedder(),
+                                       parts.embedding_cache)
 
 
 CONSUMERS: dict[str, Callable[[Parts], Awaitable[Consumer]]] = {

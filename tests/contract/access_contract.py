@@ -95,6 +95,16 @@ class AccessContract:
         got = await store.get("t1", ids)
         assert len(got) == 1200 and set(got.values()) == {1}
 
+    async def test_deleted_counts_are_gone_and_the_position_stays(self, store: AccessCounts) -> None:
+        ids = [f"doc-{n}" for n in range(600)]  # more than one chunk of parameters
+        await store.add([inc(0, dict.fromkeys([*ids, "kept"], 1)), inc(1, {"doc-1": 2}, tenant="t2")], {M0: 1})
+        await store.delete("t1", [*ids, "never-counted"])
+        await store.delete("t1", ids)  # idempotent
+        assert await store.get("t1", [*ids, "kept"]) == {"kept": 1}
+        assert await store.get("t2", ["doc-1"]) == {"doc-1": 2}  # another tenant's are untouched
+        assert await store.position() == {M0: 1}
+        await store.delete("t1", [])
+
     async def test_a_closed_store_refuses_work(self, store: AccessCounts) -> None:
         await store.close()
         await store.close()  # idempotent

@@ -30,7 +30,7 @@ pytestmark = pytest.mark.e2e
 
 MCP_SERVER = [sys.executable, "-m", "hindsight_services.mcp.server"]
 TOOLS = {"retain", "recall", "reflect", "forget", "session_context", "list_memories", "memory_history",
-         "pin_memory", "unpin_memory", "restore_memory"}
+         "pin_memory", "unpin_memory", "restore_memory", "expire_memory", "consolidate"}
 DEFAULT_USER = "ann"
 
 
@@ -166,7 +166,27 @@ async def test_memory_tools_end_to_end(transport: str, gateway: Server, http_mcp
         data(await client.call_tool("unpin_memory", {"memory_id": liked["id"], **who}))
         await caught_up(gateway)
         back = {m["id"]: m for m in data(await client.call_tool("list_memories", {**who}))["items"]}
-        assert back[liked["id"]]["pinned"] is False
+        assert back[liked["id"]]["pinned"] is False and back[liked["id"]]["expires_at"] is None
+
+        # An expiry in the past: recall leaves it out; a pass (dry first) would forget it but
+        # for the guard (at most a tenth of the user's live memories: none of two).
+        data(await client.call_tool("expire_memory", {
+            "memory_id": liked["id"], "expires_at": "2024-06-01T00:00:00Z", **who}))
+        await caught_up(gateway)
+        back = {m["id"]: m for m in data(await client.call_tool("list_memories", {**who}))["items"]}
+        assert back[liked["id"]]["expires_at"].startswith("2024-06-01")
+        after = data(await client.call_tool("recall", {
+            "query": "What does she love doing outdoors?", "types": ["semantic"], **who}))
+        assert liked["id"] not in [i["id"] for i in after["items"]]
+        dry = data(await client.call_tool("consolidate", {"dry_run": True, **who}))
+        assert dry["dry_run"] is True and dry["events"] == [] and dry["live"] >= 2
+        done = data(await client.call_tool("consolidate", {**who}))
+        assert done["dry_run"] is False and done["forgotten"] == dry["forgotten"]
+        assert len(done["events"]) == len(done["forgotten"])
+        data(await client.call_tool("expire_memory", {"memory_id": liked["id"], **who}))  # cleared
+        await caught_up(gateway)
+        back = {m["id"]: m for m in data(await client.call_tool("list_memories", {**who}))["items"]}
+        assert back[liked["id"]]["expires_at"] is None
 
         data(await client.call_tool("reflect", {**who}))  # every session with new turns
 

@@ -65,6 +65,7 @@ SESSION_TWO = [
 @dataclass
 class Gateway:
     url: str
+    data_dir: Path | None = None
     turn_ids: dict[str, str] = field(default_factory=dict)  # content -> event id
 
     def get(self, path: str, **params: Any) -> Any:
@@ -81,6 +82,7 @@ class ThreadedGateway:
     on a socket bound here (port 0), so no other process can take the port meanwhile."""
 
     def __init__(self, data_dir: Path, embedder: Embedder, **settings: Any) -> None:
+        self.data_dir = data_dir
         app = create_app(Settings(data_dir=data_dir, **settings), embedder)  # serves the UI itself
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.sock.bind(("127.0.0.1", 0))
@@ -132,7 +134,7 @@ def gateway(tmp_path_factory: pytest.TempPathFactory, embedder: Embedder) -> Ite
     served = ThreadedGateway(tmp_path_factory.mktemp("ui") / "data", embedder)
     served.start()
     try:
-        gateway = Gateway(served.url)
+        gateway = Gateway(served.url, served.data_dir)
         seed(gateway)
         yield gateway
     finally:
@@ -428,3 +430,37 @@ def test_the_pin_button_pins_and_unpins_a_memory(gateway: Gateway, page: Page) -
     expect(detail.locator('button[data-action="pin"]')).to_have_count(1)
     expect(detail.locator(".facts")).not_to_contain_text("Pinned")
     assert gateway.get(f"/v1/memories/{memory['id']}")["memory"]["pinned"] is False
+
+
+def test_a_forgotten_memory_is_listed_when_asked_and_restored_with_its_button(gateway: Gateway, page: Page) -> None:
+    turn = {"user": "fay", "session": "f1", "speaker": "Fay", "content": "I love rowing on the river.",
+            "occurred_at": "2024-05-04T10:00:00Z"}
+    assert gateway.post("/v1/interactions", {"interactions": [turn]}).status_code == 201
+    assert gateway.post("/v1/sessions/f1:close", {"user": "fay"}).status_code == 201
+    deadline = time.monotonic() + 60
+    while not (live := gateway.get("/v1/memories", user="fay")["items"]):
+        assert time.monotonic() < deadline, "no memory for fay"
+        time.sleep(0.1)
+    [memory] = live
+    assert gateway.post(f"/v1/memories/{memory['id']}:forget", {"user": "fay"}).status_code == 202
+    while gateway.get("/v1/memories", user="fay")["items"]:
+        assert time.monotonic() < deadline, "the forget never reached the projections"
+        time.sleep(0.1)
+    # Forgotten memories are an admin's to see (auth is off here, but a key sent is checked).
+    key, record = new_key("default", ["read", "write", "admin"], now())
+    assert gateway.data_dir is not None
+    store_keys(Settings(data_dir=gateway.data_dir).credentials_path, record)
+    page.goto(gateway.url + "/ui")
+    page.fill("#api-key", key)
+    page.fill("#user", "fay")
+    page.click("#scope-form button[type=submit]")
+    expect(page.locator("#status")).to_contain_text("user fay", timeout=WAIT_MS)
+    page.locator('input[name="timeline-include"][value="forgotten"]').check()
+    page.click("#filter-form button[type=submit]")
+    page.locator(f'a[href="#memory={memory["id"]}"]').first.click()
+    detail = page.locator("#detail")
+    expect(detail.locator(".detail-content")).to_contain_text("rowing")
+    detail.locator('button[data-action="restore"]').click()
+    # Once the restore is applied the page opens the memory again: live, with Pin offered.
+    expect(detail.locator('button[data-action="pin"]')).to_have_count(1)
+    assert [m["id"] for m in gateway.get("/v1/memories", user="fay")["items"]] == [memory["id"]]

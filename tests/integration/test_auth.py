@@ -270,6 +270,8 @@ def grpc_samples() -> dict[str, tuple[str, Any]]:
         "EraseUser": ("erase", pb.EraseUserRequest(tenant=TENANT, user="ann")),
         **{name: ("write", pb.MemoryActionRequest(tenant=TENANT, memory_id=MEMORY, user="ann"))
            for name in ("PinMemory", "UnpinMemory", "RestoreMemory")},
+        "ExpireMemory": ("write", pb.ExpireMemoryRequest(tenant=TENANT, memory_id=MEMORY, user="ann", ttl_s=60)),
+        "Consolidate": ("write", pb.ConsolidateRequest(tenant=TENANT, user="ann", dry_run=True)),
     }
 
 
@@ -317,6 +319,8 @@ def mcp_samples() -> dict[str, dict[str, Any]]:
         "pin_memory": {"memory_id": MEMORY},
         "unpin_memory": {"memory_id": MEMORY},
         "restore_memory": {"memory_id": MEMORY},
+        "expire_memory": {"memory_id": MEMORY, "ttl_s": 60},
+        "consolidate": {"dry_run": True},
     }
 
 
@@ -330,7 +334,7 @@ async def test_every_mcp_tool_needs_a_key_of_its_tenant_with_its_scope(secured: 
     assert names == set(table) == {fn.__name__ for fn, _, _ in TOOLS}, "a tool is missing from this walk"
     tools = {fn.__name__: fn for fn, _, _ in TOOLS}
     scope_of = {"retain": "write", "reflect": "write", "forget": "write", "pin_memory": "write",
-                "unpin_memory": "write", "restore_memory": "write"}
+                "unpin_memory": "write", "restore_memory": "write", "expire_memory": "write", "consolidate": "write"}
     transport = httpx.ASGITransport(app=app.application)
 
     async def call(name: str, key: str | None, tenant: str | None = TENANT) -> str:

@@ -11,7 +11,9 @@ from hindsight_services.cli import main
 
 async def test_the_bench_scores_real_decisions(capsys: pytest.CaptureFixture[str]) -> None:
     result = await run_consolidate_bench(150, seed=5)
-    assert result["statements"] == 150 and result["embedded_texts"] > 0
+    assert result["statements"] == 150 and result["embed_model_texts"] > 0
+    # consolidation read every vector it compared from the cache embed filled: no model call
+    assert result["cache_hits"] > 0 and result["model_texts"] == 0 and result["cpu_seconds"] > 0
     dedup, supersession = result["dedup"], result["supersession"]
     assert dedup["expected"] > 40 and supersession["expected"] > 5
     assert dedup["made"] == result["merges_exact"] + result["merges_near"] and result["merges_near"] > 0
@@ -26,6 +28,7 @@ async def test_the_bench_scores_real_decisions(capsys: pytest.CaptureFixture[str
     print_consolidate_bench(result, as_json=False)
     out = capsys.readouterr().out
     assert "dedup         P=" in out and "forgetting    a pass 400 days on:" in out
+    assert "statements per CPU second" in out and "the embed service's share" in out
 
 
 def test_the_command_refuses_an_empty_stream() -> None:

@@ -65,3 +65,43 @@ async def test_the_periodic_pass_forgets_a_share_never_the_pinned_and_survives_a
     finally:
         await accesses.close()
         await log.close()
+
+
+async def test_with_summarise_a_pass_writes_one_summary_of_what_it_forgets(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path / "data")
+    log, accesses = make_log(settings), make_access_counts(settings)
+    try:
+        notes = [note(n) for n in range(6)]
+        await log.append(MEMORIES, notes)
+        records = await log.read(MEMORIES)
+        handler = Consolidate(accesses, log, None, policy=POLICY, clock=lambda: NOW, summarise=True)
+        await handler.resume()
+        await handler.handle(records, {records[-1].position_key: records[-1].offset})
+        events = await handler.forgetting_pass(NOW)
+        [summary] = [e for e in events if isinstance(e, MemoryExtracted)]
+        gone = [e for e in events if isinstance(e, MemoryForgotten)]
+        assert [e.memory_id for e in gone] == [n.memory_id for n in notes[:3]]  # half of six, oldest first
+        assert summary.content == " ".join(n.content for n in notes[:3])  # no LLM: joined
+        assert summary.reflector.name == "consolidate-summary" and summary.valid_from == NOW
+        assert set(summary.source_event_ids) == {s for n in notes[:3] for s in n.source_event_ids}
+        assert all(f"summarised into {summary.memory_id}" in e.reason for e in gone)
+        on_log = [r.event for r in await log.read(MEMORIES) if r.offset > records[-1].offset]
+        assert [e.event_id for e in on_log if e is not None] == [summary.event_id, *(e.event_id for e in gone)]
+        assert summary.memory_id in handler.state.live()
+
+        # Replayed by a restarted consolidate: the same sets; its pass at the same time forgets
+        # two more (half of the four live) and summarises those, never the summary (too young,
+        # and written by consolidate) nor what is already summarised.
+        again = Consolidate(accesses, log, None, policy=POLICY, clock=lambda: NOW, summarise=True)
+        await again.resume()
+        tail = [r for r in await log.read(MEMORIES) if r.offset > records[-1].offset]
+        await again.handle(tail, {tail[-1].position_key: tail[-1].offset})
+        assert again.state.status_of() == handler.state.status_of()
+        more = await again.forgetting_pass(NOW)
+        assert summary.memory_id not in {e.memory_id for e in more if isinstance(e, MemoryForgotten)}
+        [later] = [e for e in more if isinstance(e, MemoryExtracted)]
+        assert [e.memory_id for e in more if isinstance(e, MemoryForgotten)] == [n.memory_id for n in notes[3:5]]
+        assert set(later.source_event_ids) == {s for n in notes[3:5] for s in n.source_event_ids}
+    finally:
+        await accesses.close()
+        await log.close()

@@ -1,24 +1,30 @@
 """The consolidate service's handler over a real SQLite log and access store, with the
-real embedder: a failed append is decided again on the retry (never lost), and a restart
+real embedder: a failed append is decided again on the retry (never lost), a restart
 after a crash between the append and the position adopts what is on the log (never
-decided twice)."""
+decided twice), and near-duplicates are found with the vectors embed left in the
+embedding cache (the model never runs for consolidate)."""
 
 from __future__ import annotations
 
 import sqlite3
 import uuid
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
+from hindsight_common.documents import documents_of, memory_text
+from hindsight_common.embedding_cache import CachedEmbedder
 from hindsight_common.errors import PersistenceError
-from hindsight_common.events import MemoryExtracted, MemorySuperseded, ReflectorInfo
-from hindsight_common.factory import make_access_counts, make_log
+from hindsight_common.events import MemoriesMerged, MemoryExtracted, MemorySuperseded, ReflectorInfo
+from hindsight_common.factory import make_access_counts, make_embedding_cache, make_log
 from hindsight_common.ports.embedder import Embedder
+from hindsight_common.ports.projection import Document
 from hindsight_common.ports.log import EventLog, LogRecord
 from hindsight_common.settings import Settings
 from hindsight_common.streams import MEMORIES
+from hindsight_services.bench_consolidate import TimedEmbedder
 from hindsight_services.consolidate.handler import Consolidate
 
 INFO = ReflectorInfo(name="offline-rules", version="1")
@@ -104,5 +110,37 @@ async def test_a_restart_after_a_crash_adopts_what_the_log_holds(tmp_path: Path,
         await restarted.handle(more, position(more))
         assert await supersessions(log) == [*decided, (go.memory_id, rust.memory_id)]
     finally:
+        await accesses.close()
+        await log.close()
+
+
+async def nothing_known(tenant: str, ids: Sequence[str]) -> list[Document]:
+    return []
+
+
+async def test_near_duplicates_are_found_with_the_vectors_embed_cached(tmp_path: Path, embedder: Embedder) -> None:
+    settings = Settings(data_dir=tmp_path / "data")
+    log, accesses, cache = make_log(settings), make_access_counts(settings), make_embedding_cache(settings)
+    assert cache is not None
+    try:
+        python = preference("Python", 1)
+        again = python.model_copy(update={"event_id": uuid.uuid4(), "memory_id": uuid.uuid4(), "content": "For scripting, Ann prefers Python.",
+                                          "value": "for scripting, prefers Python"})
+        records = await appended(log, python, again)
+        # embed ran first: it embedded each memory's document into the cache, by the text
+        # consolidate looks up
+        docs = [d for _, d in await documents_of(records, nothing_known)]
+        assert [d.search_text for d in docs] == [memory_text(python), memory_text(again)]
+        await CachedEmbedder(embedder, cache).embed([d.search_text for d in docs])
+        model = TimedEmbedder(embedder)  # counts the texts the model embeds
+        handler = Consolidate(accesses, log, model, cache=cache)
+        await handler.resume()
+        await handler.handle(records, position(records))
+        merged = [r.event for r in await log.read(MEMORIES) if isinstance(r.event, MemoriesMerged)]
+        assert [(m.kept_id, m.merged_ids) for m in merged] == [(python.memory_id, (again.memory_id,))]
+        assert "near-duplicate" in merged[0].reason
+        assert model.texts == 0  # the model never ran for consolidate: both vectors came from the cache
+    finally:
+        await cache.close()
         await accesses.close()
         await log.close()

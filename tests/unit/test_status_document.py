@@ -16,7 +16,7 @@ def test_every_group_is_behind_by_the_offsets_it_has_not_applied() -> None:
         "project": {"hindsight.interactions.v1#0": 3, "hindsight.memories.v1#0": 3,
                     "hindsight.control.v1#0": 1},  # interactions #1 never applied
         "reflect": {"hindsight.interactions.v1#0": 5, "hindsight.interactions.v1#1": 2},  # control#0 missing
-        "consolidate": {"hindsight.memories.v1#0": 3},
+        "consolidate": {"hindsight.memories.v1#0": 3, "hindsight.control.v1#0": 1},
     }
     doc = status_document(HEADS, positions, {"embed": {"processed": 7}})
     c = doc["consumers"]
@@ -24,7 +24,8 @@ def test_every_group_is_behind_by_the_offsets_it_has_not_applied() -> None:
     assert (c["embed"]["behind"], c["embed"]["caught_up"], c["embed"]["processed"]) == (0, True, 7)
     assert (c["project"]["behind"], c["project"]["caught_up"]) == (2 + 3, False)  # 3 -> 5, and 0..2
     assert (c["reflect"]["behind"], c["reflect"]["caught_up"]) == (2, False)  # control offsets 0 and 1
-    assert c["consolidate"] == {"position": {"hindsight.memories.v1#0": 3}, "behind": 0, "caught_up": True}
+    assert c["consolidate"] == {"position": {"hindsight.memories.v1#0": 3, "hindsight.control.v1#0": 1},
+                                "behind": 0, "caught_up": True}
     assert doc["log"] == HEADS and doc["caught_up"] is False
 
 

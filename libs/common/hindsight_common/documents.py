@@ -217,6 +217,14 @@ def _from_memory(e: MemoryExtracted, stream: str, offset: int) -> Document:
     )
 
 
+def memory_text(e: MemoryExtracted) -> str:
+    """The text a memory's document is embedded by (its ``search_text``): consolidate
+    looks its vector up in the embedding cache under this text, where embed put it.
+    ``Document.search_text`` of ``_from_memory(e)``, without building the document (a
+    unit test holds the two equal)."""
+    return f"{e.subject}: {e.content}"
+
+
 def _from_summary(e: SessionSummarized, stream: str, offset: int) -> Document:
     return Document(
         id=str(e.event_id),

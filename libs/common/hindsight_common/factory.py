@@ -15,6 +15,7 @@ from hindsight_common.ports.embedder import Embedder
 from hindsight_common.ports.embedding_cache import EmbeddingCache
 from hindsight_common.ports.graph import GraphStore
 from hindsight_common.ports.key_vault import KeyVault
+from hindsight_common.ports.llm import LLM
 from hindsight_common.ports.log import EventLog
 from hindsight_common.ports.projection import TextIndex, VectorIndex
 from hindsight_common.ports.reflect_state import ReflectState
@@ -216,30 +217,39 @@ def make_graph_store(settings: Settings) -> GraphStore:
     raise ConfigurationError(f"unknown graph backend {settings.graph_backend!r}")
 
 
+def make_llm(settings: Settings) -> LLM | None:
+    """The chat model ``HINDSIGHT_LLM_BASE_URL`` and ``HINDSIGHT_LLM_MODEL`` name; None
+    when either is unset."""
+    if not settings.llm_base_url or not settings.llm_model:
+        return None
+    from hindsight_common.adapters.openai_chat import OpenAIChatConfig, OpenAIChatLLM
+
+    return OpenAIChatLLM(OpenAIChatConfig(
+        base_url=settings.llm_base_url,
+        model=settings.llm_model,
+        api_key=settings.llm_api_key,
+        timeout_s=settings.llm_timeout_s,
+        max_retries=settings.llm_max_retries,
+        context_tokens=settings.llm_context_tokens,
+        price_prompt_per_1k=settings.llm_price_prompt_per_1k,
+        price_completion_per_1k=settings.llm_price_completion_per_1k,
+    ))
+
+
 def make_reflector(settings: Settings) -> Reflector:
     if settings.reflector == "offline":
         from hindsight_common.reflection.offline_reflector import OfflineReflector
 
         return OfflineReflector()
     if settings.reflector == "llm":
-        if not settings.llm_base_url or not settings.llm_model:
+        llm = make_llm(settings)
+        if llm is None:
             raise ConfigurationError(
                 "HINDSIGHT_REFLECTOR=llm needs HINDSIGHT_LLM_BASE_URL and HINDSIGHT_LLM_MODEL"
             )
-        from hindsight_common.adapters.openai_chat import OpenAIChatConfig, OpenAIChatLLM
         from hindsight_common.reflection.llm_reflector import LLMReflector
 
-        config = OpenAIChatConfig(
-            base_url=settings.llm_base_url,
-            model=settings.llm_model,
-            api_key=settings.llm_api_key,
-            timeout_s=settings.llm_timeout_s,
-            max_retries=settings.llm_max_retries,
-            context_tokens=settings.llm_context_tokens,
-            price_prompt_per_1k=settings.llm_price_prompt_per_1k,
-            price_completion_per_1k=settings.llm_price_completion_per_1k,
-        )
-        return LLMReflector(OpenAIChatLLM(config))
+        return LLMReflector(llm)
     raise ConfigurationError(f"unknown reflector {settings.reflector!r}")
 
 

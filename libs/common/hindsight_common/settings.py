@@ -222,6 +222,22 @@ class Settings(BaseSettings):
     forget_grace_days: float = Field(
         30.0, ge=0, description="Days a forgotten memory can be restored before a pass purges its content.")
     forget_interval_s: float = Field(3600.0, ge=0, description="Seconds between consolidate's forgetting passes; 0: none.")
+    consolidation: bool = Field(
+        True, description="false: consolidate only adds up access counts (no merges, supersessions, forgetting "
+        "or cluster passes); for comparing recall with and without consolidation.")
+    forget_summarise: bool = Field(
+        False, description="Before a periodic pass forgets two or more memories of one subject, write one summary "
+        "memory of them (the LLM when configured, else their statements joined).")
+    # Cluster consolidation (consolidation/clusters.py), run with each forgetting pass.
+    cluster_consolidation: bool = Field(
+        True, description="Merge groups of similar memories of one subject into one statement in each periodic "
+        "pass (through the LLM when HINDSIGHT_LLM_BASE_URL and HINDSIGHT_LLM_MODEL are set, else by joining them).")
+    cluster_similarity: float = Field(
+        0.85, gt=0, le=1, description="Embedding similarity every two memories of a cluster reach at least.")
+    cluster_min_size: int = Field(2, ge=2, description="Memories a cluster holds at least.")
+    cluster_max_size: int = Field(8, ge=2, description="Memories a cluster holds at most.")
+    cluster_max_share: float = Field(
+        0.1, ge=0, le=1, description="A pass merges at most this share of one user's live memories into clusters.")
     recall_candidates: int | None = Field(
         None, ge=1, description="Candidates per path before fusion (default: the preset's)."
     )

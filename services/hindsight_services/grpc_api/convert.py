@@ -25,6 +25,9 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError
 from hindsight_common.api import (
     AppendedOut,
     BrowseType,
+    ConsolidateIn,
+    ConsolidateOut,
+    ExpireIn,
     ForgetIn,
     Include,
     IngestRequest,
@@ -297,6 +300,23 @@ def memory_action_in(msg: pb.MemoryActionRequest) -> MemoryActionIn:
 
 def memory_action_response(out: AppendedOut) -> pb.MemoryActionResponse:
     return pb.MemoryActionResponse(event=_appended(out))
+
+
+def expire_in(msg: pb.ExpireMemoryRequest) -> ExpireIn:
+    return validate(ExpireIn, {"user": msg.user, "reason": msg.reason,
+                               **present(msg, "tenant", "expires_at", "ttl_s")})
+
+
+def consolidate_in(msg: pb.ConsolidateRequest) -> ConsolidateIn:
+    return validate(ConsolidateIn, {"user": msg.user, "dry_run": msg.dry_run, **present(msg, "tenant")})
+
+
+def consolidate_response(out: ConsolidateOut) -> pb.ConsolidateResponse:
+    return pb.ConsolidateResponse(
+        dry_run=out.dry_run, live=out.live,
+        forgotten=[pb.PlannedForget(memory_id=f.memory_id, importance=f.importance, reason=f.reason)
+                   for f in out.forgotten],
+        events=[_appended(e) for e in out.events])
 
 
 def _memory(m: MemoryOut) -> pb.Memory:

@@ -316,6 +316,54 @@ class MemoryActionResponse(_message.Message):
     event: AppendedEvent
     def __init__(self, event: _Optional[_Union[AppendedEvent, _Mapping]] = ...) -> None: ...
 
+class ExpireMemoryRequest(_message.Message):
+    __slots__ = ("memory_id", "tenant", "user", "expires_at", "ttl_s", "reason")
+    MEMORY_ID_FIELD_NUMBER: _ClassVar[int]
+    TENANT_FIELD_NUMBER: _ClassVar[int]
+    USER_FIELD_NUMBER: _ClassVar[int]
+    EXPIRES_AT_FIELD_NUMBER: _ClassVar[int]
+    TTL_S_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    memory_id: str
+    tenant: str
+    user: str
+    expires_at: _timestamp_pb2.Timestamp
+    ttl_s: float
+    reason: str
+    def __init__(self, memory_id: _Optional[str] = ..., tenant: _Optional[str] = ..., user: _Optional[str] = ..., expires_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., ttl_s: _Optional[float] = ..., reason: _Optional[str] = ...) -> None: ...
+
+class ConsolidateRequest(_message.Message):
+    __slots__ = ("tenant", "user", "dry_run")
+    TENANT_FIELD_NUMBER: _ClassVar[int]
+    USER_FIELD_NUMBER: _ClassVar[int]
+    DRY_RUN_FIELD_NUMBER: _ClassVar[int]
+    tenant: str
+    user: str
+    dry_run: bool
+    def __init__(self, tenant: _Optional[str] = ..., user: _Optional[str] = ..., dry_run: _Optional[bool] = ...) -> None: ...
+
+class PlannedForget(_message.Message):
+    __slots__ = ("memory_id", "importance", "reason")
+    MEMORY_ID_FIELD_NUMBER: _ClassVar[int]
+    IMPORTANCE_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    memory_id: str
+    importance: float
+    reason: str
+    def __init__(self, memory_id: _Optional[str] = ..., importance: _Optional[float] = ..., reason: _Optional[str] = ...) -> None: ...
+
+class ConsolidateResponse(_message.Message):
+    __slots__ = ("dry_run", "live", "forgotten", "events")
+    DRY_RUN_FIELD_NUMBER: _ClassVar[int]
+    LIVE_FIELD_NUMBER: _ClassVar[int]
+    FORGOTTEN_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    dry_run: bool
+    live: int
+    forgotten: _containers.RepeatedCompositeFieldContainer[PlannedForget]
+    events: _containers.RepeatedCompositeFieldContainer[AppendedEvent]
+    def __init__(self, dry_run: _Optional[bool] = ..., live: _Optional[int] = ..., forgotten: _Optional[_Iterable[_Union[PlannedForget, _Mapping]]] = ..., events: _Optional[_Iterable[_Union[AppendedEvent, _Mapping]]] = ...) -> None: ...
+
 class ListMemoriesRequest(_message.Message):
     __slots__ = ("tenant", "user", "session", "types", "kinds", "keys", "tags", "limit", "offset", "include")
     TENANT_FIELD_NUMBER: _ClassVar[int]

@@ -100,6 +100,16 @@ class HindsightStub:
                 request_serializer=hindsight_dot_v1_dot_hindsight__pb2.MemoryActionRequest.SerializeToString,
                 response_deserializer=hindsight_dot_v1_dot_hindsight__pb2.MemoryActionResponse.FromString,
                 _registered_method=True)
+        self.ExpireMemory = channel.unary_unary(
+                '/hindsight.v1.Hindsight/ExpireMemory',
+                request_serializer=hindsight_dot_v1_dot_hindsight__pb2.ExpireMemoryRequest.SerializeToString,
+                response_deserializer=hindsight_dot_v1_dot_hindsight__pb2.MemoryActionResponse.FromString,
+                _registered_method=True)
+        self.Consolidate = channel.unary_unary(
+                '/hindsight.v1.Hindsight/Consolidate',
+                request_serializer=hindsight_dot_v1_dot_hindsight__pb2.ConsolidateRequest.SerializeToString,
+                response_deserializer=hindsight_dot_v1_dot_hindsight__pb2.ConsolidateResponse.FromString,
+                _registered_method=True)
 
 
 class HindsightServicer:
@@ -216,6 +226,23 @@ class HindsightServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ExpireMemory(self, request, context):
+        """Give a memory an expiry (a time, or a time to live), or clear it (neither): once it
+        has passed, recall leaves it out and the next forgetting pass forgets it. Same as
+        POST /v1/memories/{memory_id}:expire.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Consolidate(self, request, context):
+        """A forgetting pass over one user's memories now (dry_run: only list what it would
+        forget). Same as POST /v1/consolidate.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_HindsightServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -283,6 +310,16 @@ def add_HindsightServicer_to_server(servicer, server):
                     servicer.RestoreMemory,
                     request_deserializer=hindsight_dot_v1_dot_hindsight__pb2.MemoryActionRequest.FromString,
                     response_serializer=hindsight_dot_v1_dot_hindsight__pb2.MemoryActionResponse.SerializeToString,
+            ),
+            'ExpireMemory': grpc.unary_unary_rpc_method_handler(
+                    servicer.ExpireMemory,
+                    request_deserializer=hindsight_dot_v1_dot_hindsight__pb2.ExpireMemoryRequest.FromString,
+                    response_serializer=hindsight_dot_v1_dot_hindsight__pb2.MemoryActionResponse.SerializeToString,
+            ),
+            'Consolidate': grpc.unary_unary_rpc_method_handler(
+                    servicer.Consolidate,
+                    request_deserializer=hindsight_dot_v1_dot_hindsight__pb2.ConsolidateRequest.FromString,
+                    response_serializer=hindsight_dot_v1_dot_hindsight__pb2.ConsolidateResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -637,6 +674,60 @@ class Hindsight:
             '/hindsight.v1.Hindsight/RestoreMemory',
             hindsight_dot_v1_dot_hindsight__pb2.MemoryActionRequest.SerializeToString,
             hindsight_dot_v1_dot_hindsight__pb2.MemoryActionResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ExpireMemory(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/hindsight.v1.Hindsight/ExpireMemory',
+            hindsight_dot_v1_dot_hindsight__pb2.ExpireMemoryRequest.SerializeToString,
+            hindsight_dot_v1_dot_hindsight__pb2.MemoryActionResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Consolidate(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/hindsight.v1.Hindsight/Consolidate',
+            hindsight_dot_v1_dot_hindsight__pb2.ConsolidateRequest.SerializeToString,
+            hindsight_dot_v1_dot_hindsight__pb2.ConsolidateResponse.FromString,
             options,
             channel_credentials,
             insecure,

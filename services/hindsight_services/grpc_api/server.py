@@ -22,7 +22,9 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from hindsight_common.admin import require_admin
-from hindsight_common.api import ForgetIn, IngestRequest, MemoryActionIn, RecallIn, ReflectIn, SessionCloseIn
+from hindsight_common.api import (
+    ConsolidateIn, ExpireIn, ForgetIn, IngestRequest, MemoryActionIn, RecallIn, ReflectIn, SessionCloseIn,
+)
 from hindsight_common.errors import (
     ConfigurationError,
     Forbidden,
@@ -66,7 +68,7 @@ def idempotency_key(msg: pb.RetainRequest) -> str | None:
 
 
 Context = grpc.aio.ServicerContext
-B = TypeVar("B", IngestRequest, SessionCloseIn, ReflectIn, ForgetIn, RecallIn, MemoryActionIn)
+B = TypeVar("B", IngestRequest, SessionCloseIn, ReflectIn, ForgetIn, RecallIn, MemoryActionIn, ExpireIn, ConsolidateIn)
 # Who the current rpc acts as, for the audit of a refusal (each rpc runs in its own task).
 _CALLER: ContextVar[tuple[Principal | None, str]] = ContextVar("hindsight_grpc_caller")
 
@@ -253,6 +255,26 @@ class HindsightServicer(pb_grpc.HindsightServicer):
         self, request: pb.MemoryActionRequest, context: Context[pb.MemoryActionRequest, pb.MemoryActionResponse]
     ) -> pb.MemoryActionResponse:
         return await self._memory_action("restore", "RestoreMemory", request, context)
+
+    async def ExpireMemory(  # noqa: N802
+        self, request: pb.ExpireMemoryRequest, context: Context[pb.ExpireMemoryRequest, pb.MemoryActionResponse]
+    ) -> pb.MemoryActionResponse:
+        async def work() -> pb.MemoryActionResponse:
+            principal = await self._principal(context, "write", "ExpireMemory")
+            body = self._bind(principal, convert.expire_in(request))
+            return convert.memory_action_response(await self._ingest().expire(request.memory_id, body))
+
+        return await self._answer(context, work, "ExpireMemory")
+
+    async def Consolidate(  # noqa: N802
+        self, request: pb.ConsolidateRequest, context: Context[pb.ConsolidateRequest, pb.ConsolidateResponse]
+    ) -> pb.ConsolidateResponse:
+        async def work() -> pb.ConsolidateResponse:
+            principal = await self._principal(context, "write", "Consolidate")
+            body = self._bind(principal, convert.consolidate_in(request))
+            return convert.consolidate_response(await self._ingest().consolidate(body))
+
+        return await self._answer(context, work, "Consolidate")
 
     async def _memory_action(
         self, action: str, rpc: str, request: pb.MemoryActionRequest,

@@ -21,16 +21,20 @@ from pydantic import JsonValue
 
 from hindsight_common.api import (
     AppendedOut,
+    ConsolidateIn,
+    ConsolidateOut,
     ErasureOut,
     ForgetIn,
     IngestRequest,
     IngestResponse,
     ExpireIn,
     MemoryActionIn,
+    PlannedForget,
     ReflectIn,
     ReleaseIn,
     SessionCloseIn,
 )
+from hindsight_common.consolidation.forgetting import ForgetPolicy
 from hindsight_common.errors import InvalidInput, Problem
 from hindsight_common.events import (
     InteractionRecorded,
@@ -56,6 +60,7 @@ from hindsight_common.settings import Settings
 from hindsight_common.streams import CONTROL, INTERACTIONS, MEMORIES
 from hindsight_common.telemetry import current_carrier
 from hindsight_common.telemetry.metrics import SUBJECTS_ERASED
+from hindsight_services.consolidate.on_demand import forget_now
 
 
 def check_limits(request: IngestRequest, settings: Settings) -> None:
@@ -310,3 +315,15 @@ class Ingest:
                                 memory_id=mid, expires_at=expires, reason=request.reason, occurred_at=now)
         [appended] = await self._log.append(MEMORIES, [event])
         return AppendedOut(event_id=str(appended.event_id), offset=appended.offset)
+
+    async def consolidate(self, request: ConsolidateIn) -> ConsolidateOut:
+        """A forgetting pass over one user's memories now (``consolidate/on_demand.py``):
+        what it forgets (or, dry, would forget) and the events it appended."""
+        live, planned, appended = await forget_now(
+            self._log, request.tenant or self._settings.default_tenant, request.user, utcnow(),
+            ForgetPolicy.from_settings(self._settings), dry_run=request.dry_run)
+        return ConsolidateOut(
+            dry_run=request.dry_run, live=live,
+            forgotten=[PlannedForget(memory_id=str(p.memory_id), importance=p.importance, reason=p.reason)
+                       for p in planned],
+            events=[AppendedOut(event_id=str(a.event_id), offset=a.offset) for a in appended])

@@ -13,22 +13,12 @@ from collections.abc import Callable
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
-from hindsight_common.api import (
-    AppendedEventsOut,
-    AppendedOut,
-    ConsolidateIn,
-    ConsolidateOut,
-    ExpireIn,
-    MemoryActionIn,
-    PlannedForget,
-)
-from hindsight_common.consolidation.forgetting import ForgetPolicy
-from hindsight_common.events import Event, MemoryPinned, MemoryRestored, MemoryUnpinned, utcnow
+from hindsight_common.api import AppendedEventsOut, ConsolidateIn, ConsolidateOut, ExpireIn, MemoryActionIn
+from hindsight_common.events import Event, MemoryPinned, MemoryRestored, MemoryUnpinned
 from hindsight_common.ports.log import EventLog
 from hindsight_common.settings import Settings
 from hindsight_services.api_docs import json_body
 from hindsight_services.auth import bind_tenant, principal_of
-from hindsight_services.consolidate.on_demand import forget_now
 from hindsight_services.http import parse_body
 from hindsight_services.ingest.handler import Ingest
 
@@ -75,14 +65,7 @@ def add_routes(api: APIRouter, get_log: Callable[[], EventLog], settings: Settin
         user's live memories. ``dry_run`` lists what it would forget and forgets nothing."""
         body, _ = await parse_body(request, ConsolidateIn, settings.max_body_bytes)
         body = bind_tenant(principal_of(request), body, settings)
-        tenant = body.tenant or settings.default_tenant
-        live, planned, appended = await forget_now(
-            get_log(), tenant, body.user, utcnow(), ForgetPolicy.from_settings(settings), dry_run=body.dry_run)
-        out = ConsolidateOut(
-            dry_run=body.dry_run, live=live,
-            forgotten=[PlannedForget(memory_id=str(p.memory_id), importance=p.importance, reason=p.reason)
-                       for p in planned],
-            events=[AppendedOut(event_id=str(a.event_id), offset=a.offset) for a in appended])
+        out = await Ingest(get_log(), settings).consolidate(body)
         return JSONResponse(out.model_dump(mode="json"))
 
 

@@ -100,6 +100,7 @@ class MemoryOut(_Out):
     reinforced_count: int = Field(0, description="How often later conversations confirmed it.")
     supersedes: list[str] = Field(default_factory=list, description="Ids of older values it replaced.")
     pinned: bool = Field(False, description="Pinned: never forgotten by a forgetting pass.")
+    expires_at: str | None = Field(None, description="When it expires (expire_memory), if it does.")
 
 
 class RecalledOut(MemoryOut):
@@ -142,6 +143,7 @@ def _memory(m: Memory) -> MemoryOut:
         id=m.id, type=m.type, kind=m.kind, key=m.key, confidence=m.confidence, tags=list(m.tags),
         content=m.content, speaker=m.speaker, session=m.session, occurred_at=m.occurred_at.isoformat(),
         reinforced_count=m.reinforced_count, supersedes=list(m.supersedes), pinned=m.pinned,
+        expires_at=m.expires_at.isoformat() if m.expires_at else None,
     )
 
 

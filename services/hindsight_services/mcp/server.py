@@ -43,6 +43,7 @@ from hindsight_services.mcp.handler import (
     session_context,
     unpin_memory,
 )
+from hindsight_services.mcp.lifecycle import consolidate, expire_memory
 
 INSTRUCTIONS = """\
 Hindsight is your long-term memory across conversations. Save what is worth remembering
@@ -50,7 +51,8 @@ with retain (facts, preferences, decisions, outcomes); search it with recall bef
 answer; call reflect when a conversation ends so Hindsight distills lasting memories from
 it; browse them with list_memories (memory_history shows how one changed); forget what the
 user wants forgotten or what is wrong; pin_memory what must never be forgotten
-(unpin_memory undoes it) and restore_memory what was forgotten by mistake.
+(unpin_memory undoes it) and restore_memory what was forgotten by mistake; expire_memory
+what holds only for a while; consolidate runs a forgetting pass now (dry_run to preview).
 """
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, open_world_hint=False)
@@ -68,6 +70,8 @@ TOOLS: tuple[tuple[Callable[..., Any], str, ToolAnnotations], ...] = (
     (pin_memory, "Pin a memory", WRITE),
     (unpin_memory, "Unpin a memory", WRITE),
     (restore_memory, "Restore a forgotten memory", WRITE),
+    (expire_memory, "Give a memory an expiry", WRITE),
+    (consolidate, "Run a forgetting pass", DESTRUCTIVE),
 )
 
 

@@ -66,5 +66,12 @@ class PostgresAccessCounts(AccessCounts):
             )
         return {str(r[0]): int(r[1]) for r in rows}
 
+    async def delete(self, tenant: str, ids: Sequence[str]) -> None:
+        if not ids:
+            return
+        async with self._state.connection() as conn:
+            await conn.execute("DELETE FROM access_counts WHERE tenant = $1 AND doc_id = ANY($2::text[])",
+                               tenant, list(set(ids)))
+
     async def close(self) -> None:
         await self._state.close()

@@ -57,5 +57,17 @@ class SqliteAccessCounts(AccessCounts):
 
         return await self._sqlite.run(read)
 
+    async def delete(self, tenant: str, ids: Sequence[str]) -> None:
+        wanted = list(dict.fromkeys(ids))
+
+        def write(db: sqlite3.Connection) -> None:
+            for start in range(0, len(wanted), _CHUNK):
+                chunk = wanted[start : start + _CHUNK]
+                db.execute(f"DELETE FROM counts WHERE tenant=? AND doc_id IN ({','.join('?' * len(chunk))})",
+                           (tenant, *chunk))
+
+        if wanted:
+            await self._sqlite.run(lambda db: in_transaction(db, write))
+
     async def close(self) -> None:
         self._sqlite.close()

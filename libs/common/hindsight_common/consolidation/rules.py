@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from typing import TypeVar
+
+import numpy as np
 
 T = TypeVar("T")
 
@@ -15,6 +17,7 @@ MAX_CONFIDENCE = 0.99
 SIMILARITY_DECIMALS = 3
 
 
+@lru_cache(maxsize=1 << 16)  # subjects and entities repeat: each is normalised once
 def norm(text: str) -> str:
     """Lower case, single spaces, no trailing punctuation."""
     return " ".join(text.lower().split()).strip(" .!?")
@@ -26,13 +29,15 @@ def combine_confidence(a: float, b: float) -> float:
 
 
 def cosine(a: Sequence[float], b: Sequence[float]) -> float:
-    """Cosine similarity rounded to ``SIMILARITY_DECIMALS``; 0 for a zero vector."""
-    dot = sum(x * y for x, y in zip(a, b, strict=True))
-    na = math.sqrt(sum(x * x for x in a))
-    nb = math.sqrt(sum(y * y for y in b))
+    """Cosine similarity rounded to ``SIMILARITY_DECIMALS``; 0 for a zero vector.
+    Computed in double precision (the vectors may be single precision)."""
+    x, y = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    if x.shape != y.shape:
+        raise ValueError(f"vectors of different lengths: {x.shape} and {y.shape}")
+    na, nb = float(np.sqrt(x @ x)), float(np.sqrt(y @ y))
     if na == 0.0 or nb == 0.0:
         return 0.0
-    return round(dot / (na * nb), SIMILARITY_DECIMALS)
+    return round(float(x @ y) / (na * nb), SIMILARITY_DECIMALS)
 
 
 def entity_set(entities: Iterable[str], subject: str) -> frozenset[str]:

@@ -56,6 +56,13 @@ Vectors = Callable[[UUID], Sequence[float] | None]
 
 _NS = uuid.UUID("9b8e2a51-3f0c-4c2e-9d6a-0c5e7f1d2a11")
 DEFAULT_SIMILARITY = 0.92
+#: The ``reflector.name`` of the statements a cluster merge writes (``clusters.py``): the
+#: fold adopts them (their merge is the decision that follows them on the log).
+CLUSTER_REFLECTOR = "consolidate-cluster"
+#: The ``reflector.name`` of a summary written before a forgetting pass (``summaries.py``).
+SUMMARY_REFLECTOR = "consolidate-summary"
+#: Memories consolidate itself wrote: adopted when folded, never merged or summarised again.
+CONSOLIDATE_REFLECTORS = frozenset({CLUSTER_REFLECTOR, SUMMARY_REFLECTOR})
 
 
 @dataclass
@@ -86,6 +93,12 @@ class Tracked:
     expires_at: datetime | None = None
     forgotten_at: datetime | None = None
     purged: bool = False
+    # As stated (the fields above are normalised): what a cluster merge writes from.
+    content: str = ""
+    subject: str = ""
+    names: tuple[str, ...] = ()
+    session: str = ""
+    clustered: bool = False  # written by consolidate (a cluster, a summary): never merged again
 
     @property
     def used_at(self) -> datetime:
@@ -130,6 +143,17 @@ class ConsolidationState:
         if any(_same_statement(m, new) for m in peers):
             return []
         return [m.id for m in peers if not _distinct_values(m, new)]
+
+    def purge_user(self, tenant: str, user: str) -> list[UUID]:
+        """Drop all that is known of one user (an erasure, ``SubjectErased``); the memory
+        ids dropped."""
+        gone = [i for i, m in self.memories.items() if m.group[0] == tenant and m.group[1] == user]
+        for i in gone:
+            del self.memories[i]
+        for g in [g for g in self.groups if g[0] == tenant and g[1] == user]:
+            del self.groups[g]
+        self._fates = {i: f for i, f in self._fates.items() if (f.tenant, f.user) != (tenant, user)}
+        return gone
 
     # -- deciding -----------------------------------------------------------------
 
@@ -307,7 +331,8 @@ def _track(e: MemoryExtracted) -> Tracked:
         id=e.memory_id, group=(e.tenant, e.user, norm(e.subject)), key=e.key.lower(), value=norm(e.value),
         statement=norm(e.content), entities=entity_set(e.entities, e.subject), at=e.valid_from or e.occurred_at,
         occurred_at=e.occurred_at, confidence=e.confidence, sources=tuple(e.source_event_ids),
-        external=tuple(e.source_external_ids), kind=e.kind)
+        external=tuple(e.source_external_ids), kind=e.kind, content=e.content, subject=e.subject,
+        names=tuple(e.entities), session=e.session, clustered=e.reflector.name in CONSOLIDATE_REFLECTORS)
 
 
 def _same_statement(a: Tracked, b: Tracked) -> bool:

@@ -59,6 +59,13 @@ class AccessCounts(ABC):
         """
 
     @abstractmethod
+    async def delete(self, tenant: str, ids: Sequence[str]) -> None:
+        """Drop the counts of ``ids`` in ``tenant`` (an erased user's documents); ids
+        without a count are ignored; the position is left as it is. Idempotent. Raises
+        PersistenceError; then nothing was deleted.
+        """
+
+    @abstractmethod
     async def close(self) -> None:
         """Release resources. Idempotent."""
 

@@ -94,12 +94,12 @@ export function listMemories(filters, signal) {
   return call("GET", "/v1/memories", { query: filters, signal });
 }
 
-/** GET /v1/memories/{id} → {memory, sources}. */
-export function getMemory(id, tenant, signal) {
-  return call("GET", `/v1/memories/${encodeURIComponent(id)}`, { query: { tenant }, signal });
+/** GET /v1/memories/{id} → {memory, sources}; include ["forgotten"] opens a forgotten one (admin). */
+export function getMemory(id, tenant, signal, include = []) {
+  return call("GET", `/v1/memories/${encodeURIComponent(id)}`, { query: { tenant, include }, signal });
 }
 
-/** POST /v1/memories/{id}:pin | :unpin → {events}: the event is durable. */
+/** POST /v1/memories/{id}:pin | :unpin | :restore → {events}: the event is durable. */
 export function memoryAction(action, id, { tenant, user }, signal) {
   const body = { user };
   if (tenant) body.tenant = tenant;

@@ -128,6 +128,7 @@ function timelineFilters(offset) {
   return {
     ...scope(),
     type: checked(ui.filters, "timeline-type"),
+    include: checked(ui.filters, "timeline-include"),
     kind: ui.kind.value,
     key: ui.key.value.trim(),
     tag: ui.tag.value.trim(),
@@ -210,7 +211,7 @@ async function openMemory(id) {
   markSelected(id);
   ui.detail.setAttribute("aria-busy", "true");
   try {
-    const detail = await getMemory(id, tenant, signal);
+    const detail = await getMemory(id, tenant, signal, checked(ui.filters, "timeline-include"));
     let sessionTurns = null;
     let sessionTruncated = false;
     if (detail.memory.type === "episodic") {
@@ -253,11 +254,11 @@ async function openMemory(id) {
   }
 }
 
-// Pin / Unpin a semantic memory (a pinned one is never forgotten by a forgetting pass).
+// Pin / Unpin a semantic memory (a pinned one is never forgotten by a forgetting pass), and
+// Restore a forgotten one (the timeline lists them with "forgotten" ticked, for an admin key).
 // The event is durable when the call answers; the projections apply it a moment later, so
 // the page polls until they show the change (at most ~10 s), then opens the memory again.
-// (A forgotten memory is not served to the page, so restoring is the API's, not a button.)
-const APPLIED = { pin: (m) => m.pinned, unpin: (m) => !m.pinned };
+const APPLIED = { pin: (m) => m.pinned, unpin: (m) => !m.pinned, restore: (m) => m.type !== "forgotten" };
 
 async function reopenWhenApplied(action, id) {
   for (let i = 0; i < 20; i++) {
@@ -272,7 +273,8 @@ async function reopenWhenApplied(action, id) {
 }
 
 function lifecycleButtons(memory, user) {
-  const actions = memory.type === "semantic" ? [memory.pinned ? "unpin" : "pin"] : [];
+  const actions =
+    memory.type === "semantic" ? [memory.pinned ? "unpin" : "pin"] : memory.type === "forgotten" ? ["restore"] : [];
   return actions.map((action) => {
     const label = action[0].toUpperCase() + action.slice(1);
     const button = h("button", { type: "button", class: "secondary", "data-action": action }, label);
