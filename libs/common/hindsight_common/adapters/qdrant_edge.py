@@ -7,19 +7,21 @@ import json
 import logging
 import shutil
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import qdrant_edge as qe
 
 from hindsight_common.adapters.position_file import read_position, write_position
+from hindsight_common.adapters.shard_guard import ShardGuard
 from hindsight_common.documents import dense_vector, from_payload, in_order, uuid_ids, vector_payload
 from hindsight_common.errors import ProjectionError
 from hindsight_common.ports.log import Position
 from hindsight_common.ports.projection import Document, Embedded, Hit, Scope, VectorIndex
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 _KEYWORD_FIELDS = ("tenant", "user", "session", "agent", "type", "speaker")
 # Keys Qdrant filters or reads on their own stay top-level; the whole document goes as one
@@ -87,6 +89,7 @@ class QdrantEdgeIndex(VectorIndex):
         self._shard_dir = directory / "shard"
         self._position_path = directory / "position.json"
         self._write_lock = threading.Lock()
+        self._guard = ShardGuard()  # reads against purge_user's swap of the shard
         self._config = qe.EdgeConfig(vectors=qe.EdgeVectorParams(size=dim, distance=qe.Distance.Cosine))
         try:
             finish_rewrite(self._shard_dir)
@@ -136,18 +139,27 @@ class QdrantEdgeIndex(VectorIndex):
                         break
                 fresh.flush()
                 fresh.close()
-                self._shard.close()
-                old_dir = self._shard_dir.with_name("shard.old")
-                self._shard_dir.rename(old_dir)
-                fresh_dir.rename(self._shard_dir)
+                with self._guard.swapping():  # searches wait here for the new shard, not fail
+                    self._shard.close()
+                    old_dir = self._shard_dir.with_name("shard.old")
+                    self._shard_dir.rename(old_dir)
+                    fresh_dir.rename(self._shard_dir)
+                    self._shard = qe.EdgeShard.load(str(self._shard_dir), self._config)
                 shutil.rmtree(old_dir)
-                self._shard = qe.EdgeShard.load(str(self._shard_dir), self._config)
                 return gone
 
         try:
             return await asyncio.to_thread(rewrite)
         except Exception as e:
             raise ProjectionError(f"Qdrant Edge purge failed: {e}") from e
+
+    def _read(self, method: str, *args: Any) -> Any:
+        with self._guard.reading():
+            return getattr(self._shard, method)(*args)
+
+    def _guarded(self, fn: Callable[[], T]) -> T:
+        with self._guard.reading():
+            return fn()
 
     async def upsert(self, items: Sequence[Embedded], position: Position) -> None:
         points = [
@@ -176,7 +188,7 @@ class QdrantEdgeIndex(VectorIndex):
             with_payload=True,
         )
         try:
-            points = await asyncio.to_thread(self._shard.query, request)
+            points = await asyncio.to_thread(self._read, "query", request)
         except Exception as e:
             raise ProjectionError(f"Qdrant Edge query failed: {e}") from e
         return [Hit(point_document(dict(p.payload or {})), float(p.score)) for p in points]
@@ -186,7 +198,7 @@ class QdrantEdgeIndex(VectorIndex):
         if not points:
             return []
         try:
-            records = await asyncio.to_thread(self._shard.retrieve, points, True, False)
+            records = await asyncio.to_thread(self._read, "retrieve", points, True, False)
         except Exception as e:
             raise ProjectionError(f"Qdrant Edge retrieve failed: {e}") from e
         return in_order(tenant, ids, [point_document(dict(r.payload or {})) for r in records])
@@ -196,7 +208,7 @@ class QdrantEdgeIndex(VectorIndex):
         if not points:
             return {}
         try:
-            records = await asyncio.to_thread(self._shard.retrieve, points, True, True)
+            records = await asyncio.to_thread(self._read, "retrieve", points, True, True)
         except Exception as e:
             raise ProjectionError(f"Qdrant Edge retrieve failed: {e}") from e
         found = {str(r.id): dense_vector(r.vector) for r in records if (r.payload or {}).get("tenant") == tenant}
@@ -215,7 +227,7 @@ class QdrantEdgeIndex(VectorIndex):
             return n, names[:5]
 
         try:
-            return await asyncio.to_thread(census)
+            return await asyncio.to_thread(self._guarded, census)
         except Exception as e:
             raise ProjectionError(f"Qdrant Edge count failed: {e}") from e
 
@@ -224,7 +236,7 @@ class QdrantEdgeIndex(VectorIndex):
 
     async def count(self, tenant: str) -> int:
         request = qe.CountRequest(filter=scope_filter(Scope(tenant=tenant)), exact=True)
-        return int(await asyncio.to_thread(self._shard.count, request))
+        return int(await asyncio.to_thread(self._read, "count", request))
 
     async def ids(self, tenant: str) -> list[str]:
         def scan() -> list[str]:
@@ -243,7 +255,7 @@ class QdrantEdgeIndex(VectorIndex):
                 if offset is None:
                     return sorted(out)
 
-        return await asyncio.to_thread(scan)
+        return await asyncio.to_thread(self._guarded, scan)
 
     async def close(self) -> None:
         if not self._closed:
