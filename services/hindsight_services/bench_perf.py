@@ -5,7 +5,8 @@ directory, a free port) so that what it measures is a real server over HTTP and 
 memory is that process's. ``--url`` measures a running gateway instead (the cluster); it
 must be on this machine (127.0.0.1 / localhost): this is a load generator, bounded in
 what it sends and where. ``--pid NAME=PID`` names the processes whose peak memory to
-report (the bench reads ``VmHWM`` from ``/proc``).
+report (the bench reads ``VmHWM`` from ``/proc``). A gateway that requires keys gets
+``$HINDSIGHT_API_KEY``, a key of the tenant ``perf-bench`` with the read and write scopes.
 
 Phases, all through the public HTTP API, for one tenant and ONE user:
 
@@ -33,6 +34,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
 from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -45,6 +47,7 @@ import httpx
 from hindsight_common.bench import synthetic
 from hindsight_common.bench.locomo import percentile
 from hindsight_common.streams import INTERACTIONS
+from hindsight_services.auth import api_key_headers
 
 TENANT = "perf-bench"
 USER = "perf-user"
@@ -149,12 +152,28 @@ async def embedded_server(log_path: Path) -> AsyncIterator[tuple[str, int]]:
                 proc.kill()
 
 
+#: 503 answers (the log's append deadline passed: backpressure) retried per batch before giving up.
+MAX_RETRIES = 5
+RETRIES = [0]  # 503s retried during the run, reported with the figures
+
+
 async def _post(client: httpx.AsyncClient, batch: list[dict[str, Any]]) -> dict[str, Any]:
-    r = await client.post("/v1/interactions", json={"interactions": batch})
-    if r.status_code != 201:
-        raise SystemExit(f"hindsight: ingest answered {r.status_code}: {r.text[:300]}")
-    answer: dict[str, Any] = r.json()
-    return answer
+    """One batch, durably acknowledged. A 503 is the server shedding load (its Kafka
+    append deadline passed): wait its Retry-After and send the batch again under the same
+    Idempotency-Key, so an append that did land is answered from the key, not repeated.
+    The time spent waiting counts against the phase's rate."""
+    headers = {"Idempotency-Key": uuid.uuid4().hex}
+    for attempt in range(MAX_RETRIES + 1):
+        r = await client.post("/v1/interactions", json={"interactions": batch}, headers=headers)
+        if r.status_code in (200, 201):  # 200: a replay of the key
+            answer: dict[str, Any] = r.json()
+            return answer
+        if r.status_code != 503 or attempt == MAX_RETRIES:
+            break
+        RETRIES[0] += 1
+        wait = r.headers.get("retry-after", "1")
+        await asyncio.sleep(min(5.0, float(wait)) if wait.isdigit() else 1.0)
+    raise SystemExit(f"hindsight: ingest answered {r.status_code}: {r.text[:300]}")
 
 
 async def ingest_rate(client: httpx.AsyncClient, turns: Turns, batch: int, clients: int, requests: int) -> float:
@@ -258,7 +277,10 @@ def _say(text: str) -> None:
 async def measure(url: str, pids: dict[str, int], plan: Plan, mode: str) -> dict[str, Any]:
     turns = Turns()
     result: dict[str, Any] = {"mode": mode}
-    async with httpx.AsyncClient(base_url=url, timeout=300, limits=httpx.Limits(max_connections=16)) as client:
+    # A cluster gateway requires a key (``hindsight keys create --tenant perf-bench --scopes
+    # read,write``), read from $HINDSIGHT_API_KEY like every command-line client.
+    async with httpx.AsyncClient(base_url=url, timeout=300, limits=httpx.Limits(max_connections=16),
+                                 headers=api_key_headers()) as client:
         first_write = time.perf_counter()
         by_clients: dict[str, dict[str, float]] = {}
         for batch, requests in sorted(plan.ingest_requests.items()):
@@ -284,6 +306,7 @@ async def measure(url: str, pids: dict[str, int], plan: Plan, mode: str) -> dict
             _say(f"measured: recall at {turns.sent} turns of one user: {recall[str(turns.sent)]}")
         result["recall_ms"] = recall
     result["rss_mb"] = {name: peak_rss_mb(pid) for name, pid in pids.items()}
+    result["retried_503"] = RETRIES[0]
     return result
 
 
@@ -307,6 +330,8 @@ def print_perf(result: dict[str, Any], as_json: bool) -> None:
           f"  p99 {f['p99']:>8.1f} ms")
     for size, r in result["recall_ms"].items():
         print(f"  recall at {int(size):>7,} turns    p50 {r['p50']:>8.1f}  p95 {r['p95']:>8.1f}  p99 {r['p99']:>8.1f} ms")
+    if result.get("retried_503"):
+        print(f"  ingest answered 503 (retried after Retry-After) {result['retried_503']} time(s)")
     for name, mb in result["rss_mb"].items():
         print(f"  peak RSS {name:<22} {mb if mb is not None else 'gone':>8} MB")
     if as_json:
