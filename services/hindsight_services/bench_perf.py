@@ -6,7 +6,8 @@ memory is that process's. ``--url`` measures a running gateway instead (the clus
 must be on this machine (127.0.0.1 / localhost): this is a load generator, bounded in
 what it sends and where. ``--pid NAME=PID`` names the processes whose peak memory to
 report (the bench reads ``VmHWM`` from ``/proc``). A gateway that requires keys gets
-``$HINDSIGHT_API_KEY``, a key of the tenant ``perf-bench`` with the read and write scopes.
+``$HINDSIGHT_API_KEY``, a key of the tenant written to (``--tenant``, default ``perf-bench``)
+with the read and write scopes.
 
 Phases, all through the public HTTP API, for one tenant and ONE user:
 
@@ -79,6 +80,7 @@ class Plan:
 class Turns:
     """The user's synthetic turns, handed out in order (the stream is deterministic)."""
 
+    tenant: str = TENANT
     sent: int = 0
     _source: Iterator[synthetic.SyntheticTurn] = field(
         default_factory=lambda: synthetic.turns(10**9, users=1)
@@ -88,7 +90,7 @@ class Turns:
         out = []
         for _ in range(n):
             t = next(self._source)
-            out.append({"tenant": TENANT, "user": USER, "session": t.session, "speaker": t.speaker,
+            out.append({"tenant": self.tenant, "user": USER, "session": t.session, "speaker": t.speaker,
                         "content": t.content, "occurred_at": t.occurred_at.isoformat()})
         self.sent += n
         return out
@@ -258,11 +260,11 @@ async def freshness(client: httpx.AsyncClient, turns: Turns, rate: float, second
             "rate_per_s": round(sent[0] / max(1e-9, min(seconds, time.perf_counter() - started)), 1)}
 
 
-async def recall_latency(client: httpx.AsyncClient, queries: int) -> dict[str, float]:
+async def recall_latency(client: httpx.AsyncClient, queries: int, tenant: str = TENANT) -> dict[str, float]:
     latencies = []
     for q in synthetic.questions(queries):
         t0 = time.perf_counter()
-        r = await client.post("/v1/recall", json={"tenant": TENANT, "user": USER, "query": q, "k": 10})
+        r = await client.post("/v1/recall", json={"tenant": tenant, "user": USER, "query": q, "k": 10})
         if r.status_code != 200:
             raise SystemExit(f"hindsight: recall answered {r.status_code}: {r.text[:300]}")
         latencies.append((time.perf_counter() - t0) * 1000)
@@ -274,8 +276,8 @@ def _say(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
-async def measure(url: str, pids: dict[str, int], plan: Plan, mode: str) -> dict[str, Any]:
-    turns = Turns()
+async def measure(url: str, pids: dict[str, int], plan: Plan, mode: str, tenant: str = TENANT) -> dict[str, Any]:
+    turns = Turns(tenant)
     result: dict[str, Any] = {"mode": mode}
     # A cluster gateway requires a key (``hindsight keys create --tenant perf-bench --scopes
     # read,write``), read from $HINDSIGHT_API_KEY like every command-line client.
@@ -302,7 +304,7 @@ async def measure(url: str, pids: dict[str, int], plan: Plan, mode: str) -> dict
             while turns.sent < size:
                 await _post(client, turns.take(min(500, size - turns.sent)))
             await wait_caught_up(client, 6 * 3600)
-            recall[str(turns.sent)] = await recall_latency(client, plan.queries)
+            recall[str(turns.sent)] = await recall_latency(client, plan.queries, tenant)
             _say(f"measured: recall at {turns.sent} turns of one user: {recall[str(turns.sent)]}")
         result["recall_ms"] = recall
     result["rss_mb"] = {name: peak_rss_mb(pid) for name, pid in pids.items()}
@@ -310,10 +312,12 @@ async def measure(url: str, pids: dict[str, int], plan: Plan, mode: str) -> dict
     return result
 
 
-async def run_perf_bench(url: str | None, pids: dict[str, int], plan: Plan, log_dir: Path) -> dict[str, Any]:
+async def run_perf_bench(
+    url: str | None, pids: dict[str, int], plan: Plan, log_dir: Path, tenant: str = TENANT
+) -> dict[str, Any]:
     if url:
         check_local(url)
-        return await measure(url, pids, plan, "gateway at " + url)
+        return await measure(url, pids, plan, "gateway at " + url, tenant)
     log_path = log_dir / "bench-perf-serve.log"
     async with embedded_server(log_path) as (server_url, pid):
         return await measure(server_url, {"hindsight serve": pid, **pids}, plan, "embedded")

@@ -117,6 +117,8 @@ def _parser() -> argparse.ArgumentParser:
     pb.add_argument("--pid", action="append", default=[], metavar="NAME=PID",
                     help="also report this process's peak memory (repeat; e.g. the cluster's services)")
     pb.add_argument("--json", action="store_true", help="also print one JSON object as the last line")
+    pb.add_argument("--tenant", default="perf-bench",
+                    help="the tenant written to (with --url: the tenant of $HINDSIGHT_API_KEY); default perf-bench")
     ab = bsub.add_parser("auth", help="what checking an API key or a JWT costs per call and per request")
     ab.add_argument("--n", type=int, default=2000, help="calls per measurement")
     ab.add_argument("--json", action="store_true")
