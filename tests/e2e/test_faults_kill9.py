@@ -173,15 +173,16 @@ def settle(settings: Settings, timeout_s: float = 300) -> None:
 
 
 class MergeDivergence(AssertionError):
-    """The known bug this test found (1 December 2026), not in the kills: when consolidate
-    has merged memory M into another and a later ``MemoryExtracted`` names M in
-    ``related_memory_ids`` (the next value of the same key), a projection (text, graph or
-    vector: seen in each) can be left with M's document as extracted (type ``semantic``, no
-    ``merged_into``, the extraction's offset) though its position covers the merge; a fresh
-    replay has M merged. Every record had been delivered once (the effect audit's
-    deliveries), so it depends on where the consumers' batches were cut, not on a
-    redelivery (the shared ``documents_of`` / ``consolidation/lifecycle.py`` path). Nothing
-    lost or extra."""
+    """The known bug this test found (1 December 2026), in every projection alike (text,
+    graph and vectors: the shared ``documents_of`` / ``consolidation/lifecycle.py`` path):
+    after consolidate merged memory M (extracted two records before the merge), the kept
+    memory's document lists M in ``merged_from`` while M's own document stays as extracted
+    (type ``semantic``, no ``merged_into``, the extraction's offset); a fresh replay has M
+    merged. So M's document was not found when the merge was applied, and as
+    ``updated_documents`` takes an id already in the kept memory's ``merged_from`` for a
+    repeat, nothing re-types M later. Every record had been delivered once (the effect
+    audit's deliveries): it depends on where the batches were cut or on a store read not
+    seeing a write yet, not on a redelivery. Nothing lost or extra."""
 
 
 #: The fields that divergence touches (the graph's are the links a re-typed memory keeps).
@@ -191,7 +192,7 @@ MERGE_FIELDS = {"merged_into", "offset", "type", "derived_from", "entities", "su
 # Expected to fail with that divergence only, until it is fixed; any other failure (a lost or
 # duplicated effect, a missing or extra document, another field) fails the test.
 @pytest.mark.xfail(raises=MergeDivergence, strict=False,
-                   reason="a merged memory named by a later extraction left unmerged (MergeDivergence)")
+                   reason="a merged memory left unmerged while the kept one lists it (MergeDivergence)")
 def test_kill_9_every_consumer_again_and_again(killable: Services) -> None:
     services, tenant = killable, killable.env["KILL9_TENANT"]
     rng = random.Random()
