@@ -78,9 +78,10 @@ lint: $(STAMP)  ## mypy --strict, shell syntax, the deploy validation
 	$(PY) deploy/validate/deploy_check.py check
 
 FAULT_TESTS := tests/e2e/test_faults_outages.py tests/e2e/test_faults_grpc_fuzz.py tests/e2e/test_faults_mcp_fuzz.py \
-	tests/e2e/test_faults_poison.py tests/integration/test_recall_degraded.py tests/unit/test_event_fuzz.py
+	tests/e2e/test_faults_poison.py tests/e2e/test_faults_poison_readers.py tests/e2e/test_faults_kill9.py \
+	tests/integration/test_effect_audit.py tests/integration/test_recall_degraded.py tests/unit/test_event_fuzz.py
 
-chaos: $(STAMP)  ## the fault suite, longer (not in `make test`): private ES/Neo4j stopped 30 s, more fuzz examples
+chaos: $(STAMP)  ## the fault suite, longer (not in `make test`): private ES/Neo4j stopped 30 s, 24 kill -9s, more fuzz examples
 	HINDSIGHT_CHAOS=1 deploy/local/with-servers.sh $(PY) -m pytest -q $(FAULT_TESTS)
 
 test-unit: $(STAMP)

@@ -5,7 +5,9 @@ directory, a free port) so that what it measures is a real server over HTTP and 
 memory is that process's. ``--url`` measures a running gateway instead (the cluster); it
 must be on this machine (127.0.0.1 / localhost): this is a load generator, bounded in
 what it sends and where. ``--pid NAME=PID`` names the processes whose peak memory to
-report (the bench reads ``VmHWM`` from ``/proc``).
+report (the bench reads ``VmHWM`` from ``/proc``). A gateway that requires keys gets
+``$HINDSIGHT_API_KEY``, a key of the tenant written to (``--tenant``, default ``perf-bench``)
+with the read and write scopes.
 
 Phases, all through the public HTTP API, for one tenant and ONE user:
 
@@ -33,6 +35,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
 from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -45,6 +48,7 @@ import httpx
 from hindsight_common.bench import synthetic
 from hindsight_common.bench.locomo import percentile
 from hindsight_common.streams import INTERACTIONS
+from hindsight_services.auth import api_key_headers
 
 TENANT = "perf-bench"
 USER = "perf-user"
@@ -76,6 +80,7 @@ class Plan:
 class Turns:
     """The user's synthetic turns, handed out in order (the stream is deterministic)."""
 
+    tenant: str = TENANT
     sent: int = 0
     _source: Iterator[synthetic.SyntheticTurn] = field(
         default_factory=lambda: synthetic.turns(10**9, users=1)
@@ -85,7 +90,7 @@ class Turns:
         out = []
         for _ in range(n):
             t = next(self._source)
-            out.append({"tenant": TENANT, "user": USER, "session": t.session, "speaker": t.speaker,
+            out.append({"tenant": self.tenant, "user": USER, "session": t.session, "speaker": t.speaker,
                         "content": t.content, "occurred_at": t.occurred_at.isoformat()})
         self.sent += n
         return out
@@ -149,12 +154,28 @@ async def embedded_server(log_path: Path) -> AsyncIterator[tuple[str, int]]:
                 proc.kill()
 
 
+#: 503 answers (the log's append deadline passed: backpressure) retried per batch before giving up.
+MAX_RETRIES = 5
+RETRIES = [0]  # 503s retried during the run, reported with the figures
+
+
 async def _post(client: httpx.AsyncClient, batch: list[dict[str, Any]]) -> dict[str, Any]:
-    r = await client.post("/v1/interactions", json={"interactions": batch})
-    if r.status_code != 201:
-        raise SystemExit(f"hindsight: ingest answered {r.status_code}: {r.text[:300]}")
-    answer: dict[str, Any] = r.json()
-    return answer
+    """One batch, durably acknowledged. A 503 is the server shedding load (its Kafka
+    append deadline passed): wait its Retry-After and send the batch again under the same
+    Idempotency-Key, so an append that did land is answered from the key, not repeated.
+    The time spent waiting counts against the phase's rate."""
+    headers = {"Idempotency-Key": uuid.uuid4().hex}
+    for attempt in range(MAX_RETRIES + 1):
+        r = await client.post("/v1/interactions", json={"interactions": batch}, headers=headers)
+        if r.status_code in (200, 201):  # 200: a replay of the key
+            answer: dict[str, Any] = r.json()
+            return answer
+        if r.status_code != 503 or attempt == MAX_RETRIES:
+            break
+        RETRIES[0] += 1
+        wait = r.headers.get("retry-after", "1")
+        await asyncio.sleep(min(5.0, float(wait)) if wait.isdigit() else 1.0)
+    raise SystemExit(f"hindsight: ingest answered {r.status_code}: {r.text[:300]}")
 
 
 async def ingest_rate(client: httpx.AsyncClient, turns: Turns, batch: int, clients: int, requests: int) -> float:
@@ -239,11 +260,11 @@ async def freshness(client: httpx.AsyncClient, turns: Turns, rate: float, second
             "rate_per_s": round(sent[0] / max(1e-9, min(seconds, time.perf_counter() - started)), 1)}
 
 
-async def recall_latency(client: httpx.AsyncClient, queries: int) -> dict[str, float]:
+async def recall_latency(client: httpx.AsyncClient, queries: int, tenant: str = TENANT) -> dict[str, float]:
     latencies = []
     for q in synthetic.questions(queries):
         t0 = time.perf_counter()
-        r = await client.post("/v1/recall", json={"tenant": TENANT, "user": USER, "query": q, "k": 10})
+        r = await client.post("/v1/recall", json={"tenant": tenant, "user": USER, "query": q, "k": 10})
         if r.status_code != 200:
             raise SystemExit(f"hindsight: recall answered {r.status_code}: {r.text[:300]}")
         latencies.append((time.perf_counter() - t0) * 1000)
@@ -255,10 +276,13 @@ def _say(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
-async def measure(url: str, pids: dict[str, int], plan: Plan, mode: str) -> dict[str, Any]:
-    turns = Turns()
+async def measure(url: str, pids: dict[str, int], plan: Plan, mode: str, tenant: str = TENANT) -> dict[str, Any]:
+    turns = Turns(tenant)
     result: dict[str, Any] = {"mode": mode}
-    async with httpx.AsyncClient(base_url=url, timeout=300, limits=httpx.Limits(max_connections=16)) as client:
+    # A cluster gateway requires a key (``hindsight keys create --tenant perf-bench --scopes
+    # read,write``), read from $HINDSIGHT_API_KEY like every command-line client.
+    async with httpx.AsyncClient(base_url=url, timeout=300, limits=httpx.Limits(max_connections=16),
+                                 headers=api_key_headers()) as client:
         first_write = time.perf_counter()
         by_clients: dict[str, dict[str, float]] = {}
         for batch, requests in sorted(plan.ingest_requests.items()):
@@ -280,17 +304,20 @@ async def measure(url: str, pids: dict[str, int], plan: Plan, mode: str) -> dict
             while turns.sent < size:
                 await _post(client, turns.take(min(500, size - turns.sent)))
             await wait_caught_up(client, 6 * 3600)
-            recall[str(turns.sent)] = await recall_latency(client, plan.queries)
+            recall[str(turns.sent)] = await recall_latency(client, plan.queries, tenant)
             _say(f"measured: recall at {turns.sent} turns of one user: {recall[str(turns.sent)]}")
         result["recall_ms"] = recall
     result["rss_mb"] = {name: peak_rss_mb(pid) for name, pid in pids.items()}
+    result["retried_503"] = RETRIES[0]
     return result
 
 
-async def run_perf_bench(url: str | None, pids: dict[str, int], plan: Plan, log_dir: Path) -> dict[str, Any]:
+async def run_perf_bench(
+    url: str | None, pids: dict[str, int], plan: Plan, log_dir: Path, tenant: str = TENANT
+) -> dict[str, Any]:
     if url:
         check_local(url)
-        return await measure(url, pids, plan, "gateway at " + url)
+        return await measure(url, pids, plan, "gateway at " + url, tenant)
     log_path = log_dir / "bench-perf-serve.log"
     async with embedded_server(log_path) as (server_url, pid):
         return await measure(server_url, {"hindsight serve": pid, **pids}, plan, "embedded")
@@ -307,6 +334,8 @@ def print_perf(result: dict[str, Any], as_json: bool) -> None:
           f"  p99 {f['p99']:>8.1f} ms")
     for size, r in result["recall_ms"].items():
         print(f"  recall at {int(size):>7,} turns    p50 {r['p50']:>8.1f}  p95 {r['p95']:>8.1f}  p99 {r['p99']:>8.1f} ms")
+    if result.get("retried_503"):
+        print(f"  ingest answered 503 (retried after Retry-After) {result['retried_503']} time(s)")
     for name, mb in result["rss_mb"].items():
         print(f"  peak RSS {name:<22} {mb if mb is not None else 'gone':>8} MB")
     if as_json:

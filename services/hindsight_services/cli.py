@@ -117,6 +117,8 @@ def _parser() -> argparse.ArgumentParser:
     pb.add_argument("--pid", action="append", default=[], metavar="NAME=PID",
                     help="also report this process's peak memory (repeat; e.g. the cluster's services)")
     pb.add_argument("--json", action="store_true", help="also print one JSON object as the last line")
+    pb.add_argument("--tenant", default="perf-bench",
+                    help="the tenant written to (with --url: the tenant of $HINDSIGHT_API_KEY); default perf-bench")
     ib = bsub.add_parser("ingest", help="CPU and wall time per batch of the embedded ingest path, and per stage")
     ib.add_argument("--batches", type=int, default=30, help="batches per measurement (default 30)")
     ib.add_argument("--batch", type=int, default=100, help="interactions per batch (default 100)")

@@ -107,7 +107,7 @@ async def _bench_perf(args: argparse.Namespace) -> int:
     from hindsight_services.bench_perf import Plan, default_log_dir, parse_pids, print_perf, run_perf_bench
 
     plan = Plan.quick() if args.quick else Plan.full(_sizes(args.sizes))
-    result = await run_perf_bench(args.url, parse_pids(args.pid), plan, default_log_dir())
+    result = await run_perf_bench(args.url, parse_pids(args.pid), plan, default_log_dir(), args.tenant)
     print_perf(result, args.json)
     return 0
 

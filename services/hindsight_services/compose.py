@@ -24,6 +24,7 @@ from hindsight_common.consumer import Consumer
 from hindsight_common.embedder_check import CLUSTER_REMEDY, check_vectors_model
 from hindsight_common.factory import (
     make_access_counts,
+    make_effect_audit,
     make_embedder,
     make_embedding_cache,
     make_graph_store,
@@ -34,6 +35,7 @@ from hindsight_common.factory import (
     make_vector_index,
 )
 from hindsight_common.ports.access import AccessCounts
+from hindsight_common.ports.effects import EffectAudit
 from hindsight_common.ports.embedder import Embedder
 from hindsight_common.ports.embedding_cache import EmbeddingCache
 from hindsight_common.ports.graph import GraphStore
@@ -164,6 +166,11 @@ class Parts:
         return self._closed_later(make_reflect_state(self.settings))
 
     @cached_property
+    def effect_audit(self) -> EffectAudit | None:
+        """What embed and project applied (``HINDSIGHT_EFFECT_AUDIT``), or None."""
+        return self._closed_later(make_effect_audit(self.settings))
+
+    @cached_property
     def access_counts(self) -> AccessCounts:
         return self._closed_later(make_access_counts(self.settings))
 
@@ -187,11 +194,12 @@ class Parts:
 
 async def embed(parts: Parts) -> Consumer:
     return embed_wiring.consumer(parts.log, await parts.embedder(), await parts.vectors(), parts.settings,
-                                 parts.embedding_cache)
+                                 parts.embedding_cache, parts.effect_audit)
 
 
 async def project(parts: Parts) -> Consumer:
-    return project_wiring.consumer(parts.log, parts.text, parts.settings, graph=parts.graph)
+    return project_wiring.consumer(parts.log, parts.text, parts.settings, graph=parts.graph,
+                                   audit=parts.effect_audit)
 
 
 async def reflect(parts: Parts) -> Consumer:

@@ -101,6 +101,16 @@ class GraphContract:
         assert M2 not in [i for i, _ in await self.found(graph, Scope(tenant="t1"), ["Ann"], hops=0)]
         assert await graph.count("t1") == 7
 
+    async def test_two_writes_of_a_document_in_one_batch_leave_the_last(self, graph: GraphStore) -> None:
+        # Where a batch is cut must not matter (a restart cuts the log elsewhere): the same
+        # items in one batch leave what they leave one by one.
+        await graph.upsert(items(), ALL)
+        [m2] = [i for i in items() if i.document.id == M2]
+        await graph.upsert([m2, replace(m2, entities=("Biscuit",), derived_from=(I1,), supersedes=())], {"s#0": 9})
+        assert await graph.entities_of("t1", M2) == ("biscuit",)
+        assert await graph.links_of("t1", M2) == GraphLinks((I1,), (), ())
+        assert await graph.links_of("t1", M1) == GraphLinks(tuple(sorted((I1, I3))), (), ())
+
     async def test_purge_user_deletes_that_users_documents_and_entities_only_they_named(
             self, graph: GraphStore) -> None:
         await graph.upsert(items(), ALL)

@@ -66,6 +66,11 @@ class Cluster:
         return f"http://127.0.0.1:{self.ports['query']}"
 
     def start(self, service: str, timeout_s: float = 180) -> None:
+        self.spawn(service)
+        self.wait_healthy(service, timeout_s)
+
+    def spawn(self, service: str) -> None:
+        """Start ``service``'s process without waiting for it."""
         env = {**self.env, "HINDSIGHT_PORT": str(self.ports[service])}
         if service == "query":
             env["HINDSIGHT_INGEST_URL"] = f"http://127.0.0.1:{self.ports['ingest']}"
@@ -73,6 +78,8 @@ class Cluster:
             self.procs[service] = subprocess.Popen(
                 [sys.executable, "-m", "hindsight_services.cli", "run", service],
                 stdout=out, stderr=subprocess.STDOUT, env=env)
+
+    def wait_healthy(self, service: str, timeout_s: float = 180) -> None:
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
             if self.procs[service].poll() is not None:
@@ -107,21 +114,7 @@ class Cluster:
 def cluster(tmp_path: Path) -> Iterator[Cluster]:
     run = uuid.uuid4().hex[:10]
     env = {
-        **os.environ,
-        "HINDSIGHT_LOG_BACKEND": "kafka",
-        "HINDSIGHT_KAFKA_BOOTSTRAP": server_url("HINDSIGHT_KAFKA_BOOTSTRAP", "Kafka"),
-        "HINDSIGHT_KAFKA_TOPIC_PREFIX": f"e2e-{run}.",
-        "HINDSIGHT_KAFKA_PARTITIONS": "3",
-        "HINDSIGHT_POSTGRES_DSN": server_url("HINDSIGHT_POSTGRES_DSN", "PostgreSQL"),
-        "HINDSIGHT_TEXT_BACKEND": "elasticsearch",
-        "HINDSIGHT_VECTOR_BACKEND": "elasticsearch",
-        "HINDSIGHT_ELASTICSEARCH_URL": server_url("HINDSIGHT_ELASTICSEARCH_URL", "Elasticsearch"),
-        "HINDSIGHT_ELASTICSEARCH_INDEX": f"e2e_{run}_text",
-        "HINDSIGHT_ELASTICSEARCH_VECTOR_INDEX": f"e2e_{run}_vectors",
-        "HINDSIGHT_GRAPH_BACKEND": "neo4j",
-        "HINDSIGHT_NEO4J_URI": server_url("HINDSIGHT_NEO4J_URI", "Neo4j"),
-        "HINDSIGHT_NEO4J_NAMESPACE": f"e2e_{run}",
-        "HINDSIGHT_DATA_DIR": str(tmp_path / "data"),
+        **servers_env(f"e2e-{run}", tmp_path, partitions=3),
         "HINDSIGHT_REFLECT_EVERY_N_TURNS": "1000000",  # keep this test's projections episodic only
         "HINDSIGHT_POLL_TIMEOUT_S": "0.2",
         "HINDSIGHT_GRPC_PORT": str(free_port()),
@@ -140,6 +133,29 @@ def cluster(tmp_path: Path) -> Iterator[Cluster]:
         yield c
     finally:
         c.stop_all()
+
+
+def servers_env(run: str, tmp_path: Path, partitions: int) -> dict[str, str]:
+    """The environment of cluster processes on the shared servers, with topics, indexes
+    and a graph namespace of their own (``run``, e.g. ``e2e-<hex>``)."""
+    name = run.replace("-", "_")
+    return {
+        **os.environ,
+        "HINDSIGHT_LOG_BACKEND": "kafka",
+        "HINDSIGHT_KAFKA_BOOTSTRAP": server_url("HINDSIGHT_KAFKA_BOOTSTRAP", "Kafka"),
+        "HINDSIGHT_KAFKA_TOPIC_PREFIX": f"{run}.",
+        "HINDSIGHT_KAFKA_PARTITIONS": str(partitions),
+        "HINDSIGHT_POSTGRES_DSN": server_url("HINDSIGHT_POSTGRES_DSN", "PostgreSQL"),
+        "HINDSIGHT_TEXT_BACKEND": "elasticsearch",
+        "HINDSIGHT_VECTOR_BACKEND": "elasticsearch",
+        "HINDSIGHT_ELASTICSEARCH_URL": server_url("HINDSIGHT_ELASTICSEARCH_URL", "Elasticsearch"),
+        "HINDSIGHT_ELASTICSEARCH_INDEX": f"{name}_text",
+        "HINDSIGHT_ELASTICSEARCH_VECTOR_INDEX": f"{name}_vectors",
+        "HINDSIGHT_GRAPH_BACKEND": "neo4j",
+        "HINDSIGHT_NEO4J_URI": server_url("HINDSIGHT_NEO4J_URI", "Neo4j"),
+        "HINDSIGHT_NEO4J_NAMESPACE": name,
+        "HINDSIGHT_DATA_DIR": str(tmp_path / "data"),
+    }
 
 
 def turns(start: int, n: int) -> list[dict[str, Any]]:

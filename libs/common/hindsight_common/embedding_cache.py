@@ -39,7 +39,9 @@ class CachedEmbedder(Embedder):
         Raises ProviderError or PersistenceError."""
         model = self.model_id
         keys = [content_hash(t) for t in texts]
-        found = await self.cache.get(model, keys)
+        # An entry of another length is not this model's vector (a record written to the
+        # shared topic by something else, or damaged): a miss, embedded and overwritten.
+        found = {k: v for k, v in (await self.cache.get(model, keys)).items() if len(v) == self.dim}
         missing = {k: t for k, t in zip(keys, texts, strict=True) if k not in found}
         if missing:
             fresh = dict(zip(missing, await self.inner.embed(list(missing.values())), strict=True))

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from hindsight_common.errors import ConfigurationError
 from hindsight_common.ports.access import AccessCounts
 from hindsight_common.ports.credentials import Credentials
+from hindsight_common.ports.effects import EffectAudit
 from hindsight_common.ports.embedder import Embedder
 from hindsight_common.ports.embedding_cache import EmbeddingCache
 from hindsight_common.ports.graph import GraphStore
@@ -275,6 +276,18 @@ def make_access_counts(settings: Settings) -> AccessCounts:
 
         return PostgresAccessCounts(_postgres_state(settings, "access counts in cluster mode"))
     raise ConfigurationError(f"no access count store for log backend {settings.log_backend!r}")
+
+
+def make_effect_audit(settings: Settings) -> EffectAudit | None:
+    """The effect audit (``ports/effects.py``) when ``HINDSIGHT_EFFECT_AUDIT`` is on, else None."""
+    if not settings.effect_audit:
+        return None
+    if settings.log_backend == "kafka":
+        from hindsight_common.adapters.postgres_effects import PostgresEffectAudit
+
+        return PostgresEffectAudit(_postgres_state(settings, "the effect audit"), settings.kafka_topic_prefix)
+    raise ConfigurationError(
+        f"HINDSIGHT_EFFECT_AUDIT is for the cluster (log backend 'kafka'), not {settings.log_backend!r}")
 
 
 def make_credentials(settings: Settings) -> Credentials:

@@ -99,6 +99,9 @@ class Settings(BaseSettings):
         True, description="Keep computed vectors by (content hash, model) and reuse them "
         "(a SQLite file embedded, the compacted embeddings topic in the cluster)."
     )
+    effect_audit: bool = Field(
+        False, description="Record every log record each projection applies, with its deliveries, "
+        "in PostgreSQL (projection_effects): evidence of no lost and no duplicated effects.")
     postgres_dsn: str | None = Field(
         None, repr=False, description="postgresql://user:password@host:port/database"
     )

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from hindsight_common.documents import documents_of, last_states
 from hindsight_common.embedding_cache import CachedEmbedder
+from hindsight_common.ports.effects import EffectAudit
 from hindsight_common.ports.embedder import Embedder
 from hindsight_common.ports.log import LogRecord, Position
 from hindsight_common.ports.projection import Embedded, VectorIndex
@@ -16,9 +17,10 @@ _PAGE = 500
 
 
 class Embed:
-    def __init__(self, embedder: Embedder, index: VectorIndex) -> None:
+    def __init__(self, embedder: Embedder, index: VectorIndex, audit: EffectAudit | None = None) -> None:
         self._embedder = embedder
         self._index = index
+        self._audit = audit  # notes each applied record once the upsert succeeded
 
     async def purge(self, tenant: str, user: str) -> None:
         """An erased user's vectors and payloads (``hindsight_common/erasure.py``), and their
@@ -41,3 +43,5 @@ class Embed:
         with span("projection write vector", {"hindsight.projection": "vector", "hindsight.documents": len(docs)}):
             await self._index.upsert(
                 [Embedded(d, v, model) for d, v in zip(docs, vectors, strict=True)], position)
+        if self._audit is not None:
+            await self._audit.record("vector", records)

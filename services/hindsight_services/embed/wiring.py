@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from hindsight_common.consumer import Consumer
 from hindsight_common.embedding_cache import CachedEmbedder
+from hindsight_common.ports.effects import EffectAudit
 from hindsight_common.ports.embedder import Embedder
 from hindsight_common.ports.embedding_cache import EmbeddingCache
 from hindsight_common.ports.log import EventLog
@@ -19,10 +20,11 @@ STREAMS = (INTERACTIONS, MEMORIES, CONTROL)  # control: SubjectErased
 
 def consumer(
     log: EventLog, embedder: Embedder, index: VectorIndex, settings: Settings,
-    cache: EmbeddingCache | None = None,
+    cache: EmbeddingCache | None = None, audit: EffectAudit | None = None,
 ) -> Consumer:
-    """With ``cache``, documents embedded before (same text, same model) are not embedded again."""
-    embed = Embed(CachedEmbedder(embedder, cache) if cache is not None else embedder, index)
+    """With ``cache``, documents embedded before (same text, same model) are not embedded
+    again; with ``audit``, each applied record is noted (``ports/effects.py``)."""
+    embed = Embed(CachedEmbedder(embedder, cache) if cache is not None else embedder, index, audit)
     return Consumer(
         log,
         GROUP,

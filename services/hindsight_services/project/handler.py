@@ -9,6 +9,7 @@ from hindsight_common.context_windows import SessionKey, with_context
 from hindsight_common.documents import documents_of, last_states
 from hindsight_common.events import MemoryExtracted
 from hindsight_common.text.entities import document_entities
+from hindsight_common.ports.effects import EffectAudit
 from hindsight_common.ports.graph import GraphItem, GraphStore
 from hindsight_common.ports.log import LogRecord, Position
 from hindsight_common.ports.projection import Document, TextIndex
@@ -32,9 +33,10 @@ def graph_item(record: LogRecord, document: Document) -> GraphItem:
 
 
 class Project:
-    def __init__(self, text: TextIndex, graph: GraphStore | None = None) -> None:
+    def __init__(self, text: TextIndex, graph: GraphStore | None = None, audit: EffectAudit | None = None) -> None:
         self._text = text
         self._graph = graph
+        self._audit = audit  # notes each applied record once each projection's write succeeded
 
     async def _neighbours(self, key: SessionKey, first: int, last: int, n: int) -> list[Document]:
         tenant, user, session = key
@@ -58,6 +60,10 @@ class Project:
         docs = await with_context(last_states(pairs), self._neighbours)
         with span("projection write text", {"hindsight.projection": "text", "hindsight.documents": len(docs)}):
             await self._text.upsert(docs, position)
+        if self._audit is not None:
+            await self._audit.record("text", records)
         if self._graph is not None:
             with span("projection write graph", {"hindsight.projection": "graph", "hindsight.documents": len(pairs)}):
                 await self._graph.upsert([graph_item(r, d) for r, d in pairs], position)
+            if self._audit is not None:
+                await self._audit.record("graph", records)

@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 
 from hindsight_common.consumer import Consumer
+from hindsight_common.ports.effects import EffectAudit
 from hindsight_common.ports.graph import GraphStore
 from hindsight_common.ports.log import EventLog, Position
 from hindsight_common.ports.projection import TextIndex
@@ -42,9 +43,10 @@ def resume_position(
 
 
 def consumer(
-    log: EventLog, text: TextIndex, settings: Settings, graph: GraphStore | None = None
+    log: EventLog, text: TextIndex, settings: Settings, graph: GraphStore | None = None,
+    audit: EffectAudit | None = None,
 ) -> Consumer:
-    project = Project(text, graph)
+    project = Project(text, graph, audit)
     return Consumer(
         log,
         GROUP,

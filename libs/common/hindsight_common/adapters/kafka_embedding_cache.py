@@ -18,6 +18,7 @@ Errors: aiokafka and socket errors and timeouts become PersistenceError.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 
@@ -29,6 +30,8 @@ from hindsight_common.errors import PersistenceError
 from hindsight_common.ports.embedding_cache import EmbeddingCache
 from hindsight_common.streams import EMBEDDINGS
 from hindsight_common.vector_bytes import from_bytes, to_bytes
+
+log = logging.getLogger(__name__)
 
 _ERRORS = (KafkaError, OSError, TimeoutError)
 _TOPIC_EXISTS = 36
@@ -138,8 +141,18 @@ class KafkaEmbeddingCache(EmbeddingCache):
         return out
 
     async def get(self, model: str, hashes: Sequence[str]) -> dict[str, list[float]]:
+        """A value on the topic that is not a float32 vector (a poison record: anyone
+        who can write the topic can put one there) is a miss, not an error: the caller
+        embeds the text again and its ``put`` overwrites the entry."""
         _, known = await self._started(model)
-        return {h: from_bytes(known[h]) for h in dict.fromkeys(hashes) if h in known}
+        out: dict[str, list[float]] = {}
+        for h in dict.fromkeys(hashes):
+            if h in known:
+                try:
+                    out[h] = from_bytes(known[h])
+                except ValueError:
+                    log.warning("embedding cache %s: the entry of %s is not a vector; embedding again", self.topic, h)
+        return out
 
     async def put(self, model: str, vectors: Mapping[str, Sequence[float]]) -> None:
         producer, known = await self._started(model)

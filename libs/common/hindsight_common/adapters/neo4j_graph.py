@@ -279,6 +279,9 @@ class Neo4jGraph(NamespaceAliases, GraphStore):
         return self._resolved[1]
 
     async def upsert(self, items: Sequence[GraphItem], position: Position) -> None:
+        # Each document once, in its last state (as the SQLite graph, item by item): a union
+        # of a batch's items of one document made the graph depend on where batches were cut.
+        items = list({(i.document.tenant, i.document.id): i for i in items}.values())
         docs = [_doc_row(i) for i in items]
         mentions: dict[tuple[str, str, str], str] = {}
         for i in items:
