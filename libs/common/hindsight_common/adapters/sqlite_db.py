@@ -2,6 +2,9 @@
 
 SQLite calls block, so they run in a worker thread (never on the event loop),
 one at a time under a lock; driver errors become the adapter's own error type.
+Reads that need no transaction of their own (a search) may instead go through
+``read``: a read-only connection per worker thread, so several run at once (WAL
+gives each a consistent snapshot, and sqlite releases the GIL while it works).
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Literal, TypeVar
 
+from hindsight_common.adapters.shard_guard import ShardGuard
 from hindsight_common.errors import HindsightError
 
 T = TypeVar("T")
@@ -34,6 +38,10 @@ class SqliteDb:
         projection that can be rebuilt. Raises ``error`` when the file cannot be opened.
         """
         path.parent.mkdir(parents=True, exist_ok=True)
+        self._path = path
+        self._readers = threading.local()
+        self._reader_connections: list[sqlite3.Connection] = []
+        self._guard = ShardGuard()  # reads in flight against close
         self._what = what
         self._error = error
         self._lock = threading.Lock()
@@ -61,11 +69,38 @@ class SqliteDb:
         except sqlite3.Error as e:
             raise self._error(f"{self._what} operation failed: {e}") from e
 
+    async def read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``fn`` on this worker thread's read-only connection, beside other reads
+        and beside the writer (each read sees the last commit before it started). For
+        single statements that only read. Raises the adapter's error."""
+
+        def reading() -> T:
+            with self._guard.reading():
+                if self._closed:
+                    raise self._error(f"the {self._what} is closed")
+                db: sqlite3.Connection | None = getattr(self._readers, "db", None)
+                if db is None:
+                    db = sqlite3.connect(f"file:{self._path}?mode=ro", uri=True, check_same_thread=False,
+                                         isolation_level=None)
+                    db.execute("PRAGMA busy_timeout=10000")
+                    self._readers.db = db
+                    with self._lock:
+                        self._reader_connections.append(db)
+                return fn(db)
+
+        try:
+            return await asyncio.to_thread(reading)
+        except sqlite3.Error as e:
+            raise self._error(f"{self._what} operation failed: {e}") from e
+
     def close(self) -> None:
-        """Close the connection. Idempotent."""
-        with self._lock:
+        """Close the connections (waiting for reads in flight). Idempotent."""
+        with self._guard.swapping(), self._lock:
             if not self._closed:
                 self._closed = True
+                for db in self._reader_connections:
+                    db.close()
+                self._reader_connections.clear()
                 self.connection.close()
 
 

@@ -185,7 +185,8 @@ class SqliteFtsIndex(SqliteProjectionTables, TextIndex):
                 f"WHERE {' AND '.join(['fts MATCH ?', *scope_where])} ORDER BY rank LIMIT ?"
             )
             params = [scoped, *scope_params, k]
-        rows = await self._run(lambda db: db.execute(sql, params).fetchall())
+        # A search reads beside the writer and beside the other paths' searches.
+        rows = await self._sqlite.read(lambda db: db.execute(sql, params).fetchall())
         # FTS5's bm25() is negative (lower is better); expose the usual positive score.
         return [Hit(from_payload(json.loads(p)), -float(r)) for p, r in rows]
 
