@@ -171,8 +171,17 @@ async def projection_ids(env: dict[str, str], tenant: str = TENANT) -> dict[str,
     for name, projection in (("vector", make_vector_index(settings, 384)), ("text", make_text_index(settings)),
                              ("graph", make_graph_store(settings))):
         try:
-            ids = await projection.ids(tenant)
-            assert await projection.count(tenant) == len(ids), f"{name}: count disagrees with ids"
+            # ids, count, ids again: while the projection is still writing, the two reads of
+            # ids differ and we read again; once they agree, count must agree with them.
+            for _ in range(50):
+                ids = await projection.ids(tenant)
+                n = await projection.count(tenant)
+                if await projection.ids(tenant) == ids:
+                    assert n == len(ids), f"{name}: count disagrees with ids"
+                    break
+                await asyncio.sleep(0.1)
+            else:
+                raise AssertionError(f"{name}: still changing after 50 readings")
             out[name] = ids
         finally:
             await projection.close()
