@@ -230,22 +230,7 @@ class Consolidate:
                        if f.memory_id in into else f for f in forgets]
         events: list[Event] = [*purges(self.state, reference, self.policy, tenant=tenant, user=user), *summaries,
                                *forgets]
-        fresh = [e for e in events if e.event_id not in self._on_log]
-        if fresh:
-            signed = sign_events(self._keyring, fresh) if self._keyring is not None else fresh
-            await self._log.append(MEMORIES, signed)  # durable before the state moves on
-            self.decided += len(fresh)
-        for e in events:
-            if isinstance(e, MemoryExtracted):
-                self.state.adopt(e)
-                self._contents[e.memory_id] = memory_text(e)
-            else:
-                self.state.observe(e)
-            self._on_log.add(e.event_id)
-            if isinstance(e, MemoryForgotten):
-                self._vectors.pop(e.memory_id, None)
-                self._contents.pop(e.memory_id, None)
-        return events
+        return await self._append_and_fold(events)
 
     async def cluster_pass(self, *, tenant: str | None = None, user: str | None = None) -> list[Event]:
         """Merge the clusters the policy finds (of one tenant / user when given): each
@@ -257,19 +242,7 @@ class Consolidate:
         events: list[Event] = []
         for cluster in plan_clusters(self.state, self._vectors.get, self._clusters, tenant=tenant, user=user):
             events += cluster_events(cluster, *await merged_statement(cluster, self._llm))
-        fresh = [e for e in events if e.event_id not in self._on_log]
-        if fresh:
-            await self._log.append(MEMORIES, sign_events(self._keyring, fresh) if self._keyring is not None else fresh)
-            self.decided += len(fresh)
-        for e in events:
-            if isinstance(e, MemoryExtracted):
-                self.state.adopt(e)
-                self._contents[e.memory_id] = memory_text(e)
-            else:
-                self.state.observe(e)
-                self._drop_left(e)
-            self._on_log.add(e.event_id)
-        return events
+        return await self._append_and_fold(events)
 
     async def _vectors_of(self, ids: Sequence[UUID]) -> None:
         """Vectors for these memories (the cache first), for those that have none yet."""
@@ -284,6 +257,25 @@ class Consolidate:
         for e in events:
             if isinstance(e, MemoryAccessed):
                 self._accessed.setdefault((e.tenant, e.user), set()).update(e.counts)
+
+    async def _append_and_fold(self, events: list[Event]) -> list[Event]:
+        """A pass's decisions: those not yet on the log appended (signed), durable before
+        the state moves on; then all folded in, and what left the live set dropped from
+        the vectors and contents held for it."""
+        assert self._log is not None
+        fresh = [e for e in events if e.event_id not in self._on_log]
+        if fresh:
+            await self._log.append(MEMORIES, sign_events(self._keyring, fresh) if self._keyring is not None else fresh)
+            self.decided += len(fresh)
+        for e in events:
+            if isinstance(e, MemoryExtracted):
+                self.state.adopt(e)
+                self._contents[e.memory_id] = memory_text(e)
+            else:
+                self.state.observe(e)
+                self._drop_left(e)
+            self._on_log.add(e.event_id)
+        return events
 
     def _drop_left(self, e: Event) -> None:
         known = self.state.memories
