@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -99,3 +100,63 @@ async def test_nothing_is_committed_before_the_write_succeeds(tmp_path: Path) ->
     assert await sub.committed() == {}
     assert len(await sub.fetch(10, 0.1)) == 1
     await log.close()
+
+
+class CutAfterWrite:
+    """A projecting handler that writes its documents and position, then notes the
+    batch elsewhere (as the effect audit does); ``cut`` makes the note never happen,
+    as a kill -9 between the two would."""
+
+    def __init__(self) -> None:
+        self.position: Position = {}
+        self.noted: list[str] = []
+        self.cut = False
+
+    async def handle(self, records: Sequence[LogRecord], position: Position) -> None:
+        self.position = dict(position)  # the projection's own write, with its position
+        if self.cut:
+            raise asyncio.CancelledError  # killed before the rest of the handler ran
+        self.noted += [r.event.content for r in records]  # type: ignore[union-attr]
+
+    async def resume(self) -> Position:
+        return self.position
+
+
+async def _run_until(consumer: Consumer, done: Callable[[], bool]) -> None:
+    stop = asyncio.Event()
+    task = asyncio.create_task(consumer.run(stop))
+    try:
+        for _ in range(250):
+            if done() or task.done():
+                break
+            await asyncio.sleep(0.02)
+    finally:
+        stop.set()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+
+async def test_a_batch_cut_after_the_projection_write_is_delivered_again(tmp_path: Path) -> None:
+    log = SqliteLog(tmp_path / "log.sqlite3")
+    await log.append(INTERACTIONS, [turn("a"), turn("b")])
+    handler = CutAfterWrite()
+    first = Consumer(log, "g", [INTERACTIONS], handler.handle, resume_from=handler.resume,
+                     not_past_commit=True, poll_timeout_s=0.05)
+    await _run_until(first, lambda: handler.noted == ["a", "b"])
+    await log.append(INTERACTIONS, [turn("c")])
+    handler.cut = True
+    cut = Consumer(log, "g", [INTERACTIONS], handler.handle, resume_from=handler.resume,
+                   not_past_commit=True, poll_timeout_s=0.05)
+    await _run_until(cut, lambda: False)  # "c" written to the projection, never noted nor committed
+    assert handler.position == {f"{INTERACTIONS}#0": 3} and handler.noted == ["a", "b"]
+    handler.cut = False
+
+    # Resuming from the projection alone would skip "c" for good; capped by the commit, it comes again.
+    skipping = Consumer(log, "other", [INTERACTIONS], handler.handle, resume_from=handler.resume,
+                        poll_timeout_s=0.05)
+    await _run_until(skipping, lambda: skipping.position.get(f"{INTERACTIONS}#0") == 3)
+    assert handler.noted == ["a", "b"]
+    again = Consumer(log, "g", [INTERACTIONS], handler.handle, resume_from=handler.resume,
+                     not_past_commit=True, poll_timeout_s=0.05)
+    await _run_until(again, lambda: handler.noted == ["a", "b", "c"])
+    assert handler.noted == ["a", "b", "c"]

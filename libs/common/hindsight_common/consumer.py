@@ -63,6 +63,16 @@ def dead_letter_payload(group: str, record: LogRecord, reason: str) -> bytes:
     ).encode()
 
 
+def not_past(position: Position, committed: Position) -> dict[str, int]:
+    """``position`` (what a projection holds), lowered per key to the group's committed
+    offset where one is committed: the batch a kill cut off after the projection's own
+    write but before the handler finished (its later writes, e.g. the effect audit, and
+    the offset commit) is delivered again instead of skipped. A key with no commit keeps
+    the projection's offset (a group whose offsets expired does not replay everything);
+    a key the projection lacks stays missing (read from the beginning)."""
+    return {k: min(v, committed[k]) if k in committed else v for k, v in position.items()}
+
+
 class Consumer:
     """Runs one consumer group over some streams with one handler."""
 
@@ -74,6 +84,7 @@ class Consumer:
         handler: Handler,
         *,
         resume_from: Callable[[], Awaitable[Position]] | None = None,
+        not_past_commit: bool = False,
         on_idle: Callable[[], Awaitable[None]] | None = None,
         batch_size: int = 256,
         poll_timeout_s: float = 0.5,
@@ -84,6 +95,7 @@ class Consumer:
         self._log = log_
         self._handler = handler
         self._resume_from = resume_from
+        self._not_past_commit = not_past_commit
         self._on_idle = on_idle
         self._batch = batch_size
         self._poll = poll_timeout_s
@@ -106,6 +118,8 @@ class Consumer:
                 # The projection says what it holds; if it is behind the group's
                 # committed offset (files deleted, new version), rebuild from there.
                 position = await self._resume_from()
+                if self._not_past_commit:
+                    position = not_past(position, await sub.committed())
                 await sub.seek(position)
                 self.position = dict(position)
             else:

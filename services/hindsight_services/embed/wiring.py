@@ -31,6 +31,7 @@ def consumer(
         STREAMS,
         erasing(embed.handle, embed.purge, what=GROUP),
         resume_from=index.position,
+        not_past_commit=True,  # a kill after the vector write but before the audit: again
         batch_size=settings.consumer_batch,
         poll_timeout_s=settings.poll_timeout_s,
     )

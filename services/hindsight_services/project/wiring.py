@@ -53,6 +53,7 @@ def consumer(
         STREAMS,
         erasing(project.handle, project.purge, what=GROUP),
         resume_from=resume_position(text, graph),
+        not_past_commit=True,  # a kill after the graph write but before the audit: again
         batch_size=settings.consumer_batch,
         poll_timeout_s=settings.poll_timeout_s,
     )
