@@ -190,24 +190,31 @@ def test_cli_without_a_server_says_how_to_start_one() -> None:
 def test_bench_locomo_prints_a_table_and_json(tmp_path: Path) -> None:
     data = Path(__file__).resolve().parents[1] / "data" / "locomo-mini.json"
     out = subprocess.run([*CLI, "bench", "locomo", "--data", str(data), "--preset", "balanced,fast",
-                          "--ablate", "cross_encoder,+graph", "--json"],
+                          "--ablate", "cross_encoder,+graph,decay", "--json"],
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     lines = out.stdout.strip().splitlines()
     assert "k counts turns" in lines[0]
-    assert [line.split()[0] for line in lines[2:6]] == [
-        "balanced", "fast", "balanced-no-cross_encoder", "balanced+graph"]
+    names = ["balanced", "fast", "balanced-no-cross_encoder", "balanced+graph", "balanced-no-decay"]
+    assert [line.split()[0] for line in lines[2:7]] == names
     result = json.loads(lines[-1])
     assert result["questions"] == 6 and result["turns"] == 8
-    assert [r["preset"] for r in result["rows"]] == [
-        "balanced", "fast", "balanced-no-cross_encoder", "balanced+graph"]
+    assert [r["preset"] for r in result["rows"]] == names
     for row in result["rows"]:
         assert set(row["recall"]) == {"5", "10", "20"}
         assert set(row["recall"]["10"]) == {"1", "2", "3", "4", "all"}
         # 8 turns, k=10 turns: every evidence turn is retrieved
         assert row["recall"]["10"]["all"] == 1.0
         assert 0 < row["recall"]["5"]["all"] <= 1.0
-        assert row["latency_ms"]["p50"] > 0 and row["latency_ms"]["p95"] >= row["latency_ms"]["p50"]
+        if row["cross_encoder_calls_reused"]:
+            assert row["latency_ms"] is None  # no model time spent: no latency claimed
+        else:
+            assert row["latency_ms"]["p50"] > 0 and row["latency_ms"]["p95"] >= row["latency_ms"]["p50"]
+    rows = {r["preset"]: r for r in result["rows"]}
+    # The first row pays for its calls; decay applies after the cross-encoder: the same calls again.
+    assert rows["balanced"]["cross_encoder_calls_reused"] == 0 and rows["fast"]["latency_ms"] is not None
+    assert rows["balanced-no-decay"]["cross_encoder_calls_reused"] >= 6
+    assert "reused" in lines[7] or any(line.startswith("reused:") for line in lines)
     assert "questions (balanced)" in out.stderr  # the progress line
     bad = subprocess.run([*CLI, "bench", "locomo", "--data", str(data), "--ablate", "nothing"],
                          capture_output=True, text=True, timeout=300)

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -94,3 +95,28 @@ def test_ablations_switch_off_one_stage_each() -> None:
     assert "graph" in variants["balanced+graph"].paths and "graph" not in base.paths
     for name, variant in variants.items():
         assert variant.name == name and variant != base
+
+
+async def test_the_bench_memo_answers_only_the_very_same_call_again() -> None:
+    from hindsight_common.ports.reranker import Reranker
+    from hindsight_services.bench import MemoReranker
+
+    class Counting(Reranker):
+        calls: list[tuple[str, tuple[str, ...]]] = []
+
+        @property
+        def model_id(self) -> str:
+            return "counting"
+
+        async def score(self, query: str, passages: Sequence[str]) -> list[float]:
+            self.calls.append((query, tuple(passages)))
+            return [float(len(p)) + len(self.calls) / 10 for p in passages]  # differs per call
+
+    inner = Counting()
+    memo = MemoReranker(inner)
+    first = await memo.score("q", ["aa", "b"])
+    assert await memo.score("q", ["aa", "b"]) == first and memo.reused == 1 and len(inner.calls) == 1
+    # Another order, another query or other passages are new calls (batches would differ).
+    for query, passages in (("q", ["b", "aa"]), ("q2", ["aa", "b"]), ("q", ["aa"])):
+        await memo.score(query, passages)
+    assert len(inner.calls) == 4 and memo.reused == 1 and memo.model_id == "counting"
