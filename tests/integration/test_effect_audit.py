@@ -101,8 +101,12 @@ def test_memories_extracted_or_decided_twice_are_caught() -> None:
             MemorySuperseded(tenant=TENANT, user="ann", occurred_at=WHEN, old_id=tea, new_id=coffee, reason="newer")]
     ids, decisions = memory_checks(once)
     assert ids == {str(tea), str(coffee)} and decisions == [once[2]]
-    # Reflect re-appending a memory after a kill: a new event with the same memory id.
-    with pytest.raises(AssertionError, match="memories extracted twice"):
+    # Reflect re-running a batch after a kill: the same extraction again (a new event id and
+    # time, the same memory id, content and sources) is at-least-once, and allowed.
+    rerun = once[0].model_copy(update={"event_id": uuid.uuid4(), "occurred_at": WHEN + timedelta(minutes=1)})
+    assert memory_checks([*once, rerun]) == (ids, decisions)
+    # The same memory id with other sources is not a re-run.
+    with pytest.raises(AssertionError, match="extracted with different contents"):
         memory_checks([*once, extracted(tea)])
     # Consolidate appending its decision again.
     with pytest.raises(AssertionError, match="decisions appended twice"):

@@ -92,15 +92,29 @@ def assert_each_record_applied_once(
 
 def memory_checks(events: Sequence[Event]) -> tuple[set[str], list[Event]]:
     """Reflect's and consolidate's effects, read from the memories stream (their
-    append-only record): each memory extracted once, each reinforcement once, each
-    decision once, each memory replaced by one decision at most. Returns the extracted
-    memory ids and consolidate's decisions."""
-    extracted = Counter(str(e.memory_id) for e in events if isinstance(e, MemoryExtracted))
-    twice = [m for m, n in extracted.items() if n > 1]
-    assert not twice, f"{len(twice)} memories extracted twice (reflect re-ran a batch), e.g. {twice[:3]}"
-    reinforced = Counter((str(e.memory_id), tuple(sorted(map(str, e.source_event_ids))))
-                         for e in events if isinstance(e, MemoryReinforced))
-    assert not [k for k, n in reinforced.items() if n > 1], "a reinforcement appended twice"
+    append-only record): each memory extracted and each reinforcement appended once,
+    or again only as the same reflection re-run (reflect is at-least-once: a kill after
+    its append and before its state moved on reflects the batch again, and the memory
+    ids derive from content and sources, so the projections do not change: the copy must
+    be the same extraction, field for field but its event id and time); each decision
+    once; each memory replaced by one decision at most. Returns the extracted memory ids
+    and consolidate's decisions."""
+    def same(e: Event) -> str:
+        return e.model_dump_json(exclude={"event_id", "occurred_at", "signature", "trace"})
+
+    extractions: dict[str, set[str]] = {}
+    for e in events:
+        if isinstance(e, MemoryExtracted):
+            extractions.setdefault(str(e.memory_id), set()).add(same(e))
+    differing = [m for m, forms in extractions.items() if len(forms) > 1]
+    assert not differing, f"{len(differing)} memory ids extracted with different contents, e.g. {differing[:3]}"
+    reinforced: dict[tuple[str, tuple[str, ...]], set[str]] = {}
+    for e in events:
+        if isinstance(e, MemoryReinforced):
+            key = (str(e.memory_id), tuple(sorted(map(str, e.source_event_ids))))
+            reinforced.setdefault(key, set()).add(same(e))
+    assert not [k for k, forms in reinforced.items() if len(forms) > 1], "a reinforcement appended twice, differently"
+    extracted = set(extractions)
     decisions = [e for e in events if isinstance(e, MemorySuperseded | MemoriesMerged | MemoryConflicted)]
     repeated = [i for i, n in Counter(str(e.event_id) for e in decisions).items() if n > 1]
     assert not repeated, f"{len(repeated)} consolidation decisions appended twice, e.g. {repeated[:3]}"
@@ -108,7 +122,7 @@ def memory_checks(events: Sequence[Event]) -> tuple[set[str], list[Event]]:
                        + [str(m) for e in decisions if isinstance(e, MemoriesMerged) for m in e.merged_ids])
     again = [m for m, n in replaced.items() if n > 1]
     assert not again, f"{len(again)} memories replaced by two decisions, e.g. {again[:3]}"
-    return set(extracted), decisions
+    return extracted, decisions
 
 
 async def fresh_reflection(settings: Settings, records: Sequence[LogRecord], batch: int = 64) -> set[str]:
