@@ -58,13 +58,21 @@ async def test_a_turn_and_its_quarantine_in_one_batch_reach_an_index_only_quaran
 
 async def test_a_release_of_what_is_not_quarantined_changes_nothing() -> None:
     index = Index()
-    await index.apply(records(extracted()))
-    assert await index.apply(records(released(MEMORY), first_offset=1)) == []
+    [memory] = await index.apply(records(extracted()))
+    # Nothing changes: the document comes back as it is (for a projection that missed it).
+    assert await index.apply(records(released(MEMORY), first_offset=1)) == [memory]
     assert await index.apply(records(released(uuid.uuid4()), first_offset=2)) == []
-    await index.apply(records(MemoryForgotten(tenant="t1", user="ann", occurred_at=AT, memory_id=MEMORY),
-                              first_offset=3))
-    assert await index.apply(records(held(MEMORY), first_offset=4)) == []  # forgotten stays forgotten
-    assert index.docs[("t1", str(MEMORY))].type == "forgotten"
+    [gone] = await index.apply(records(MemoryForgotten(tenant="t1", user="ann", occurred_at=AT, memory_id=MEMORY),
+                                       first_offset=3))
+    assert await index.apply(records(held(MEMORY), first_offset=4)) == [gone]  # forgotten stays forgotten
+    assert index.docs[("t1", str(MEMORY))] == gone and gone.type == "forgotten"
+
+
+async def test_a_quarantine_again_changes_nothing() -> None:
+    index = Index()
+    await index.apply(records(extracted()))
+    [once] = await index.apply(records(held(MEMORY), first_offset=1))
+    assert once.type == "quarantined" and await index.apply(records(held(MEMORY), first_offset=2)) == [once]
 
 
 async def test_an_unknown_target_gets_an_empty_quarantined_placeholder() -> None:

@@ -68,14 +68,16 @@ async def documents_of(records: Sequence[LogRecord], lookup: Lookup) -> list[tup
     ``consolidation/lifecycle.py``; one event can update several documents. A memory's
     document comes from an earlier record of the batch (a replay can carry the
     ``MemoryExtracted`` and what follows it together), else from ``lookup``; an unknown
-    memory gets an empty tombstone when forgotten and nothing otherwise. However the log
-    is split into batches, the same events give the same documents, and a redelivered
-    event changes nothing. Raises what ``lookup`` raises.
+    memory gets an empty tombstone when forgotten and nothing otherwise. A memory
+    extracted again (the same id) keeps the document it has. However the log is split
+    into batches, the same events give the same documents, and a redelivered event
+    changes nothing: it gives back the documents it names as they are (for a projection
+    that missed them). Raises what ``lookup`` raises.
     """
     wanted: dict[str, list[str]] = {}
     for r in records:
         e = r.event
-        if isinstance(e, MemoryForgotten):
+        if isinstance(e, MemoryForgotten | MemoryExtracted):
             ids = [str(e.memory_id)]
         elif isinstance(e, MemoryQuarantined | MemoryReleased):
             ids = [str(e.target_id)]
@@ -101,15 +103,26 @@ async def documents_of(records: Sequence[LogRecord], lookup: Lookup) -> list[tup
             d = document_from_record(r)
             if d is None:
                 continue
-            if isinstance(e, MemoryForgotten):
+            if isinstance(e, MemoryExtracted) and (d.tenant, d.id) in known:
+                # The same memory extracted again (ids derive from key, value and sources:
+                # reflect re-running a batch after a kill, consolidate deciding a cluster
+                # again) is a repeat: the memory keeps the state it has (merged, forgotten…).
+                d = known[(d.tenant, d.id)]
+            elif isinstance(e, MemoryForgotten):
                 memory = known.get((d.tenant, d.id))
-                if memory is not None:  # content and all (a purged one has none left)
+                if memory is not None and memory.type == "forgotten":
+                    d = memory  # forgotten already: as it is
+                elif memory is not None:  # content and all (a purged one has none left)
                     d = replace(memory, type="forgotten", stream=d.stream, offset=d.offset)
             elif isinstance(e, MemoryQuarantined | MemoryReleased):
-                held = screened(e, known.get((d.tenant, d.id)), d)
-                if held is None:
+                target = known.get((d.tenant, d.id))
+                held = screened(e, target, d)
+                if held is not None:
+                    d = held
+                elif target is not None:
+                    d = target  # nothing changes: as it is
+                else:
                     continue
-                d = held
             docs = [d]
         for d in docs:
             known[(d.tenant, d.id)] = d  # later records of the batch see this one
@@ -137,6 +150,9 @@ def screened(
     if isinstance(event, MemoryQuarantined):
         if target is None or not target.content:
             return placeholder
+        if (target.type, target.quarantine_reasons, target.quarantine_score) == (
+                "quarantined", event.reasons, event.score):
+            return None  # quarantined so already
         return replace(target, type="quarantined", quarantine_reasons=event.reasons,
                        quarantine_score=event.score, stream=placeholder.stream, offset=placeholder.offset)
     if target is None or target.type != "quarantined" or not target.content:

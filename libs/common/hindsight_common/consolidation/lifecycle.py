@@ -19,8 +19,13 @@ Pure functions over the documents a projection already holds, called by
   change nothing).
 
 Every update is keyed by what it adds (evidence not yet in the provenance, a merged id
-not yet in ``merged_from``), so a redelivered or repeated event changes nothing. Only a
-live ("semantic") memory is re-typed: a forgotten (or quarantined) one keeps its state.
+not yet in ``merged_from``), so a redelivered or repeated event changes nothing: it gives
+the documents it names back as they are (not even their offset moves), and the
+projections write them again. That is what heals a projection that missed the first
+write: project looks documents up in the text index, so after a kill between the text
+write and the graph write the redelivery finds the text already updated, and the graph
+still needs the documents. Only a live ("semantic") memory is re-typed: a forgotten (or
+quarantined) one keeps its state.
 """
 
 from __future__ import annotations
@@ -69,8 +74,9 @@ def referenced(e: Event) -> list[str]:
 
 
 def updated_documents(e: Event, stream: str, offset: int, known: Known) -> list[Document]:
-    """The documents ``e`` changes, in their new form (at the event's log position);
-    [] when it changes nothing (unknown memories, a repeat)."""
+    """The documents ``e`` names, in their new form (at the event's log position); a
+    document ``e`` finds already updated (a repeat) comes back as it is, so a projection
+    that missed the first write gets it from the redelivery; [] for unknown memories."""
     def at(d: Document) -> Document:  # the document as of this event's log position
         return replace(d, stream=stream, offset=offset)
 
@@ -83,6 +89,8 @@ def updated_documents(e: Event, stream: str, offset: int, known: Known) -> list[
                 at(_reinforced(doc, 1, e.occurred_at)), event_ids=union(doc.event_ids, evidence),
                 external_ids=union(doc.external_ids, e.source_external_ids),
                 confidence=combine_confidence(doc.confidence or 0.0, e.confidence)))
+        elif doc is not None:
+            out.append(doc)
     elif isinstance(e, MemoriesMerged):
         kept_id = str(e.kept_id)
         kept = known(kept_id)
@@ -93,27 +101,36 @@ def updated_documents(e: Event, stream: str, offset: int, known: Known) -> list[
                 event_ids=union(kept.event_ids, (str(i) for i in e.source_event_ids)),
                 external_ids=union(kept.external_ids, e.source_external_ids),
                 confidence=max(kept.confidence or 0.0, e.confidence), merged_from=union(kept.merged_from, fresh)))
-        for i in fresh:
+        elif kept is not None:
+            out.append(kept)
+        for i in (str(m) for m in e.merged_ids):
             gone = known(i)
+            # Re-typed whenever live, listed in merged_from or not: a redelivered batch
+            # that carries the merged memory's extraction too makes it live again first.
             if gone is not None and gone.type == "semantic":
                 out.append(replace(at(gone), type="merged", merged_into=kept_id))
+            elif gone is not None and gone.merged_into == kept_id:
+                out.append(gone)
     elif isinstance(e, MemorySuperseded):
         old_id, new_id = str(e.old_id), str(e.new_id)
         old, new = known(old_id), known(new_id)
         if old is not None and old.type == "semantic":
             out.append(replace(at(old), type="superseded", superseded_by=new_id))
+        elif old is not None and old.superseded_by == new_id:
+            out.append(old)
         if new is not None and old_id not in new.supersedes:
             out.append(replace(at(new), supersedes=union(new.supersedes, (old_id,))))
+        elif new is not None:
+            out.append(new)
     elif isinstance(e, MemoryConflicted):
         for doc in (known(str(i)) for i in e.memory_ids):
-            if doc is not None and CONFLICT_TAG not in doc.tags:
-                out.append(replace(at(doc), tags=(*doc.tags, CONFLICT_TAG)))
+            if doc is not None:
+                out.append(doc if CONFLICT_TAG in doc.tags else replace(at(doc), tags=(*doc.tags, CONFLICT_TAG)))
     elif isinstance(e, PINNING_EVENTS):
         doc = known(str(e.memory_id))
         if doc is not None and doc.role == "memory" and doc.content:
             changed = _pinning(e, doc)
-            if changed is not None:
-                out.append(at(changed))
+            out.append(doc if changed is None else at(changed))
     return out
 
 
