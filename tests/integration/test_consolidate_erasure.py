@@ -95,3 +95,33 @@ async def test_with_consolidation_off_it_counts_accesses_and_still_purges_them(t
     finally:
         await accesses.close()
         await log.close()
+
+
+async def test_an_access_store_rebuilt_after_an_erasure_counts_nothing_of_the_user(tmp_path: Path) -> None:
+    """The access counts are sealed with the user's key: a new access store built from the
+    log after a real erasure (keys destroyed) skips the user's accesses, even when the
+    control stream's SubjectErased is read before them (nothing to purge yet then)."""
+    settings = Settings(data_dir=tmp_path / "data")
+    log = make_log(settings)
+    try:
+        ann, bob = fact("ann", "Ann lives in Lisbon.", "personal.location"), fact("bob", "Bob is a pilot.", "personal.job")
+        await log.append(MEMORIES, [ann, bob, accessed("ann", str(ann.memory_id), "ann-turn-1"),
+                                    accessed("bob", str(bob.memory_id), "bob-turn-1")])
+        [raw] = [r for r in await log.inner.read(MEMORIES, limit=10) if r.offset == 3]  # type: ignore[attr-defined]
+        assert raw.event is not None and raw.event.type == "SealedEvent"  # sealed on the log
+        assert await log.keys.destroy("t1", "ann") == 1  # type: ignore[attr-defined]
+        await log.append(CONTROL, [SubjectErased(tenant="t1", user="ann", occurred_at=AT, keys_destroyed=1)])
+
+        rebuilt = make_access_counts(settings.model_copy(update={"data_dir": tmp_path / "fresh"}))
+        try:
+            handler = Consolidate(rebuilt, log)
+            handle = erasing(handler.handle, handler.purge, what=wiring.GROUP)
+            await handler.resume()
+            control_first = [*await log.read(CONTROL, limit=100), *await log.read(MEMORIES, limit=100)]
+            await handle(control_first, {r.position_key: r.offset for r in control_first})
+            ids = [str(ann.memory_id), "ann-turn-1", str(bob.memory_id), "bob-turn-1"]
+            assert await rebuilt.get("t1", ids) == {str(bob.memory_id): 2, "bob-turn-1": 2}
+        finally:
+            await rebuilt.close()
+    finally:
+        await log.close()

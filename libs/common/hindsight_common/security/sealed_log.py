@@ -41,7 +41,10 @@ SEALED_STREAMS = frozenset({INTERACTIONS, MEMORIES})
 #: Types of those streams that carry no content (ids, counts and times only) travel in
 #: clear: recall's access batches and the rest would otherwise give an erased user a new
 #: key just to seal what holds nothing of theirs.
-CLEAR_TYPES = frozenset({"MemoryAccessed", "SessionClosed", "MemoryReinforced"})
+# Access counts are sealed too: they hold only ids and times, but a rebuilt access store
+# would count an erased user's accesses again from clear events (a SubjectErased read
+# before them purges nothing yet); sealed, they are skipped once the key is gone.
+CLEAR_TYPES = frozenset({"SessionClosed", "MemoryReinforced"})
 ERASED = "erased: its data key was destroyed"
 
 
