@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, JsonValue, Strict, ValidationInfo, field_validator
 
-from hindsight_common.events.base import IDENTIFIER_PATTERN, Identifier, UtcDatetime
+from hindsight_common.events.base import Identifier, UtcDatetime
 from hindsight_common.events.interactions import Role, ToolCall
 from hindsight_common.events.security import Source, Target
 

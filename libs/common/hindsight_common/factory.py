@@ -85,7 +85,6 @@ def _make_log(settings: Settings) -> EventLog:
 
 def _postgres_state(settings: Settings, needed_by: str) -> PostgresState:
     from hindsight_common.adapters.postgres import PostgresState
-    from hindsight_common.security.screening import Screener
 
     if not settings.postgres_dsn:
         raise ConfigurationError(

@@ -111,8 +111,8 @@ def build_server(settings: McpSettings) -> MCPServer[Gateway]:
         version="0.1.0",
         lifespan=lifespan,
     )
-    for fn, title, annotations in TOOLS:
-        server.add_tool(fn, title=title, description=inspect.getdoc(fn), annotations=annotations,
+    for fn, title, hints in TOOLS:
+        server.add_tool(fn, title=title, description=inspect.getdoc(fn), annotations=hints,
                         structured_output=True)
     return server
 

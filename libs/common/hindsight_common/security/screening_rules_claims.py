@@ -76,8 +76,8 @@ CLAIMS: tuple[Rule, ...] = (
           r"valid|relevant|important|binding)|\b(?:everything|all|whatever)\s+(?:you were|you've been|you have "
           r"been)\s+(?:told|instructed|given)\s+(?:before|earlier|so far|until now|previously)"),
     rule("override", "says it may ignore its rules", 0.7,
-          rf"\b(?:you are|you're|you will be|feel)\s+(?:now\s+)?(?:free|allowed|permitted|welcome|authori[sz]ed|"
-          rf"entitled)\s+to\s+(?:ignore|disregard|break|bypass|skip|forget|drop)\b"),
+          r"\b(?:you are|you're|you will be|feel)\s+(?:now\s+)?(?:free|allowed|permitted|welcome|authori[sz]ed|"
+          r"entitled)\s+to\s+(?:ignore|disregard|break|bypass|skip|forget|drop)\b"),
     rule("override", "asks it to reset itself", 0.4,
           r"\b(?:reset|reboot|restart|reinitiali[sz]e)\s+(?:yourself|your (?:memory|context|mind|brain|state))|"
           r"\bfactory (?:settings|reset|defaults)\b"),

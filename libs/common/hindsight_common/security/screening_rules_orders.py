@@ -15,7 +15,6 @@ from hindsight_common.security.screening_words import (
     SAY,
     SECRET,
     WHO,
-    W,
 )
 
 ORDERS: tuple[Rule, ...] = (
