@@ -28,6 +28,7 @@ from hindsight_common.factory import (
     make_embedder,
     make_embedding_cache,
     make_graph_store,
+    make_llm,
     make_reflect_state,
     make_reflector,
     make_reranker,
@@ -39,6 +40,7 @@ from hindsight_common.ports.effects import EffectAudit
 from hindsight_common.ports.embedder import Embedder
 from hindsight_common.ports.embedding_cache import EmbeddingCache
 from hindsight_common.ports.graph import GraphStore
+from hindsight_common.ports.llm import LLM
 from hindsight_common.ports.log import EventLog
 from hindsight_common.ports.projection import TextIndex, VectorIndex
 from hindsight_common.ports.reflect_state import ReflectState
@@ -180,6 +182,14 @@ class Parts:
         the cluster raises ConfigurationError without keys."""
         return integrity_from_settings(self.settings)
 
+    @cached_property
+    def llm(self) -> LLM | None:
+        """The chat model of ``HINDSIGHT_LLM_*`` (None when unset), closed with the process."""
+        llm = make_llm(self.settings)
+        if llm is not None:
+            self.on_close(llm.aclose)
+        return llm
+
     def _closed_later(self, store: _Closable) -> _Closable:
         if store is not None:
             self.on_close(store.close)
@@ -203,14 +213,14 @@ async def project(parts: Parts) -> Consumer:
 
 
 async def reflect(parts: Parts) -> Consumer:
-    return reflect_wiring.consumer(parts.log, parts.reflect_state, make_reflector(parts.settings),
+    return reflect_wiring.consumer(parts.log, parts.reflect_state, make_reflector(parts.settings, parts.llm),
                                    parts.settings)
 
 
 async def consolidate(parts: Parts) -> Consumer:
     # The embedder finds near-duplicates by meaning; the cache holds what embed embedded.
     return consolidate_wiring.consumer(parts.log, parts.settings, parts.access_counts, await parts.embedder(),
-                                       parts.embedding_cache)
+                                       parts.embedding_cache, parts.llm)
 
 
 CONSUMERS: dict[str, Callable[[Parts], Awaitable[Consumer]]] = {

@@ -236,13 +236,15 @@ def make_llm(settings: Settings) -> LLM | None:
     ))
 
 
-def make_reflector(settings: Settings) -> Reflector:
+def make_reflector(settings: Settings, llm: LLM | None = None) -> Reflector:
+    """The configured reflector; ``llm`` is the process's chat model when it has built
+    one already (its owner closes it), else one is made from the settings."""
     if settings.reflector == "offline":
         from hindsight_common.reflection.offline_reflector import OfflineReflector
 
         return OfflineReflector()
     if settings.reflector == "llm":
-        llm = make_llm(settings)
+        llm = llm or make_llm(settings)
         if llm is None:
             raise ConfigurationError(
                 "HINDSIGHT_REFLECTOR=llm needs HINDSIGHT_LLM_BASE_URL and HINDSIGHT_LLM_MODEL"
