@@ -38,12 +38,12 @@ from hindsight_common.telemetry.metrics import ERASED_SKIPPED
 
 log = logging.getLogger(__name__)
 SEALED_STREAMS = frozenset({INTERACTIONS, MEMORIES})
-#: Types of those streams that carry no content (ids, counts and times only) travel in
-#: clear: recall's access batches and the rest would otherwise give an erased user a new
-#: key just to seal what holds nothing of theirs.
-# Access counts are sealed too: they hold only ids and times, but a rebuilt access store
-# would count an erased user's accesses again from clear events (a SubjectErased read
-# before them purges nothing yet); sealed, they are skipped once the key is gone.
+#: Types of those streams that carry no content (ids and times only) travel in clear.
+#: Access counts (``MemoryAccessed``) are sealed although they hold only ids and counts: in
+#: clear, an access store rebuilt from the log counted an erased user's accesses again (a
+#: SubjectErased read before them purges nothing yet); sealed, they are skipped once the
+#: key is gone. The price: an access batch flushed after an erasure gives that user a new
+#: key, which seals nothing but counts of documents no longer there.
 CLEAR_TYPES = frozenset({"SessionClosed", "MemoryReinforced"})
 ERASED = "erased: its data key was destroyed"
 
