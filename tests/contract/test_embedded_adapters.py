@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import threading
+
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
@@ -15,7 +18,7 @@ from hindsight_common.adapters.sqlite_fts import SqliteFtsIndex
 from hindsight_common.adapters.sqlite_log import SqliteLog
 from hindsight_common.documents import vector_payload
 from hindsight_common.ports.log import EventLog
-from hindsight_common.ports.projection import Scope
+from hindsight_common.ports.projection import Browse, Scope
 from tests.contract.log_contract import LogContract
 from tests.contract.projection_contract import TextContract, VectorContract, docs
 
@@ -96,3 +99,27 @@ class TestSqliteFts(TextContract):
                 joined = await index.search(Scope(tenant="t1", user="ann", types=("episodic",)), query, k)
                 assert [(h.document.id, h.score) for h in token] == [(h.document.id, h.score) for h in joined]
                 assert token and all(h.document.user == "ann" for h in token)
+
+    async def test_recall_reads_answer_while_a_projection_batch_holds_the_writer(self, index: SqliteFtsIndex) -> None:
+        # search, get (the cross-encoder's neighbourhoods) and browse (the recency path)
+        # read on their own connections: a long write transaction does not delay them.
+        [doc] = docs()[:1]
+        await index.upsert([doc], {"s#0": 1})
+        inside, release = threading.Event(), threading.Event()
+
+        def long_batch(db: object) -> None:
+            db.execute("BEGIN IMMEDIATE")  # type: ignore[attr-defined]
+            inside.set()
+            release.wait(10)
+            db.execute("COMMIT")  # type: ignore[attr-defined]
+
+        writing = asyncio.ensure_future(index._sqlite.run(long_batch))
+        try:
+            assert await asyncio.to_thread(inside.wait, 5)
+            assert await asyncio.wait_for(index.get(doc.tenant, [doc.id]), 3) == [doc]
+            assert [d.id for d in await asyncio.wait_for(index.browse(Browse(Scope(tenant=doc.tenant))), 3)] == [doc.id]
+            assert await asyncio.wait_for(index.search(Scope(tenant=doc.tenant), doc.content, 5), 3)
+            assert not writing.done()
+        finally:
+            release.set()
+            await writing

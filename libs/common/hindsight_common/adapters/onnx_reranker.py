@@ -3,9 +3,11 @@
 It reads the query and a passage as one pair ([CLS] query [SEP] passage [SEP]) and
 returns a relevance logit; recall uses it to reorder the fused top N.
 
-A call's pairs are sorted by length and cut into batches of ``batch_size`` (the int8
-graph quantizes activations with one scale per input tensor, so a score depends on
-the batch it ran in: this split is part of what a score is). The batches run side by
+A call's pairs are sorted by length and cut into the fewest batches of at most
+``batch_size``, as equal in size as can be (20 pairs: two of 10, not 16 and 4, which
+left one core idle for most of the call). The int8 graph quantizes activations with
+one scale per input tensor, so a score depends on the batch it ran in: this split,
+which depends only on the pairs and ``batch_size``, is part of what a score is. The batches run side by
 side (``workers``), each on one intra-op thread that does not spin: a batch of short
 pairs cannot keep two threads of one run busy, and a spinning thread burns the core
 that the other batch, or the rest of the process, needs. The thread count does not
@@ -30,6 +32,21 @@ from hindsight_common.ports.reranker import Reranker
 MODEL_ID = f"cross-encoder/ms-marco-MiniLM-L-12-v2@int8-onnx:{DISTRIBUTION}-{DISTRIBUTION_VERSION}"
 # Query and passage together; turns are short, and a long passage is cut here.
 MAX_TOKENS = 256
+
+
+def even_batches(rows: Sequence[int], most: int) -> list[list[int]]:
+    """``rows`` cut, in order, into the fewest runs of at most ``most``, their sizes
+    differing by one at most."""
+    if not rows:
+        return []
+    count = max(1, -(-len(rows) // most))
+    size, extra = divmod(len(rows), count)
+    out, start = [], 0
+    for i in range(count):
+        end = start + size + (1 if i < extra else 0)
+        out.append(list(rows[start:end]))
+        start = end
+    return out
 
 
 class MiniLMCrossEncoder(Reranker):
@@ -57,7 +74,7 @@ class MiniLMCrossEncoder(Reranker):
         if not passages:
             return []
         order = sorted(range(len(passages)), key=lambda i: len(passages[i]))
-        batches = [order[start : start + self._batch_size] for start in range(0, len(order), self._batch_size)]
+        batches = even_batches(order, self._batch_size)
         loop = asyncio.get_running_loop()
         try:
             await asyncio.to_thread(self.load)

@@ -45,6 +45,9 @@ class SqliteDb:
         self._what = what
         self._error = error
         self._lock = threading.Lock()
+        # Guards the list of read connections only: a thread's first read must not wait
+        # for the writer's lock (held for a whole projection batch).
+        self._readers_lock = threading.Lock()
         self._closed = False
         try:
             self.connection = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
@@ -84,7 +87,7 @@ class SqliteDb:
                                          isolation_level=None)
                     db.execute("PRAGMA busy_timeout=10000")
                     self._readers.db = db
-                    with self._lock:
+                    with self._readers_lock:
                         self._reader_connections.append(db)
                 return fn(db)
 
@@ -95,7 +98,7 @@ class SqliteDb:
 
     def close(self) -> None:
         """Close the connections (waiting for reads in flight). Idempotent."""
-        with self._guard.swapping(), self._lock:
+        with self._guard.swapping(), self._lock, self._readers_lock:
             if not self._closed:
                 self._closed = True
                 for db in self._reader_connections:

@@ -221,14 +221,16 @@ class SqliteFtsIndex(SqliteProjectionTables, TextIndex):
             params.append(tag)
         sql = (f"SELECT d.payload FROM docs d WHERE {' AND '.join(where)} "
                "ORDER BY d.ts DESC, d.rowid DESC LIMIT ? OFFSET ?")
-        rows = await self._run(lambda db: db.execute(sql, (*params, request.limit, request.offset)).fetchall())
+        rows = await self._sqlite.read(lambda db: db.execute(sql, (*params, request.limit, request.offset)).fetchall())
         return [from_payload(json.loads(r[0])) for r in rows]
 
     async def get(self, tenant: str, ids: Sequence[str]) -> list[Document]:
         wanted = list(dict.fromkeys(ids))
         if not wanted:
             return []
-        rows = await self._run(
+        # Recall reads the neighbourhoods of its cross-encoder's head here: beside the
+        # writer, never queued behind a projection batch's transaction.
+        rows = await self._sqlite.read(
             lambda db: db.execute(
                 f"SELECT id, payload FROM docs WHERE tenant=? AND id IN ({','.join('?' * len(wanted))})",
                 (tenant, *wanted),

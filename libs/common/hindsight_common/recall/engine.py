@@ -243,7 +243,7 @@ class RecallEngine:
         if not p.cross_encoder_context or (indexed := await self._neighbourhoods(req, head)) is None:
             return None
         assert self._reranker is not None
-        with_prev = [_after_previous(indexed.get(d.id, d)) for d, _ in head]
+        with_prev = [_after_previous(indexed.get(d.id, d), p.cross_encoder_context_chars) for d, _ in head]
         differ = [i for i, text in enumerate(with_prev) if text != passages[i]]
         return differ, await self._reranker.score(req.query, [with_prev[i] for i in differ])
 
@@ -342,13 +342,19 @@ def _said(types: tuple[str, ...]) -> tuple[str, ...]:
     return ("episodic",) if not types or "episodic" in types else ()
 
 
-def _after_previous(doc: Document) -> str:
-    """The turn before ``doc`` in its session and ``doc`` itself, from its neighbourhood
-    (``Document.context``: the window's texts one per line); just ``doc`` without one."""
+def _after_previous(doc: Document, chars: int = 0) -> str:
+    """The turn before ``doc`` in its session (its last ``chars`` characters, when set)
+    and ``doc`` itself, from its neighbourhood (``Document.context``: the window's texts
+    one per line); just ``doc`` without one."""
     own = doc.search_text
     at = doc.context.rfind(own)
     before = doc.context[:at].rstrip("\n") if at > 0 else ""
-    return f"{before.rsplit(chr(10), 1)[-1]}\n{own}" if before else own
+    if not before:
+        return own
+    previous = before.rsplit(chr(10), 1)[-1]
+    if chars and len(previous) > chars:
+        previous = previous[-chars:]
+    return f"{previous}\n{own}"
 
 
 def _expired(doc: Document, reference: datetime) -> bool:

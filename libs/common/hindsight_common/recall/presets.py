@@ -36,6 +36,10 @@ class Preset:
     # Weight of a second cross-encoder reading of each turn, with the turn before it
     # (a reply often answers only with its question in view); 0: the turn alone.
     cross_encoder_context: float = 0.0
+    # That second reading keeps the last N characters of the turn before (0: all of it):
+    # the question a reply answers ends the turn before it, and the cross-encoder's time
+    # grows with every token it reads.
+    cross_encoder_context_chars: int = 0
 
 
 ALL_PATHS = ("vector", "bm25", "bm25_context", "speaker", "temporal", "recency", "graph")
@@ -56,6 +60,7 @@ PRESETS: Mapping[str, Preset] = MappingProxyType({
         rerank=RerankWeights(decay=0.05, confidence=0.5, importance=0.2, access=0.05, trust=0.5),
         cross_encoder_top=20,
         cross_encoder_context=1.0,
+        cross_encoder_context_chars=100,
     ),
 })
 DEFAULT_PRESET = "balanced"
@@ -73,8 +78,8 @@ def preset(name: str | None, presets: Mapping[str, Preset] = PRESETS) -> Preset:
 
 
 def ablations(base: Preset) -> dict[str, Preset]:
-    """``base`` with one stage switched off at a time (each path, the cross-encoder,
-    each rerank factor), and with each path it does not run switched on: what the
+    """``base`` with one stage switched off at a time (each path, the cross-encoder, its
+    second reading and that reading's cut, each rerank factor), and with each path it does not run switched on: what the
     LoCoMo bench's ``--ablate`` measures. Named ``<base>-no-<stage>`` / ``<base>+<path>``."""
     out: dict[str, Preset] = {}
     for path in base.paths:
@@ -87,6 +92,9 @@ def ablations(base: Preset) -> dict[str, Preset]:
     if base.cross_encoder_top and base.cross_encoder_context:
         name = f"{base.name}-no-cross_encoder_context"
         out[name] = replace(base, name=name, cross_encoder_context=0.0)
+        if base.cross_encoder_context_chars:
+            name = f"{base.name}-no-context_cut"
+            out[name] = replace(base, name=name, cross_encoder_context_chars=0)
     for factor in ("decay", "confidence", "importance", "access", "trust"):
         if getattr(base.rerank, factor):
             name = f"{base.name}-no-{factor}"

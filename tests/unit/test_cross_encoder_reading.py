@@ -1,0 +1,39 @@
+"""The cross-encoder's second reading of a turn: the end of the turn before it, then the turn."""
+
+from datetime import UTC, datetime
+
+from hindsight_common.ports.projection import Document
+from hindsight_common.recall.engine import _after_previous
+from hindsight_common.recall.presets import PRESETS
+
+T0 = datetime(2023, 5, 1, tzinfo=UTC)
+QUESTION = "Bob: We spent the whole weekend repainting the hallway. Where did you end up going on your trip?"
+
+
+def _turn(content: str, context: str = "") -> Document:
+    return Document(id="d1", tenant="t1", user="ann", session="s1", type="episodic", speaker="Ann",
+                    role="user", content=content, occurred_at=T0, context=context)
+
+
+def test_a_turn_is_read_after_the_whole_turn_before_it() -> None:
+    reply = _turn("Lisbon, it was lovely.")
+    doc = _turn(reply.content, f"Bob: hi\n{QUESTION}\nAnn: Lisbon, it was lovely.\nBob: nice")
+    assert _after_previous(doc) == f"{QUESTION}\nAnn: Lisbon, it was lovely."
+
+
+def test_the_turn_before_is_cut_to_its_last_characters() -> None:
+    doc = _turn("Lisbon, it was lovely.", f"{QUESTION}\nAnn: Lisbon, it was lovely.")
+    read = _after_previous(doc, 40)
+    assert read == f"{QUESTION[-40:]}\nAnn: Lisbon, it was lovely."
+    assert read.startswith("Where did you end up going") and "weekend" not in read  # the question stays
+    assert _after_previous(doc, len(QUESTION) + 10) == _after_previous(doc)  # shorter than the cut: whole
+
+
+def test_a_first_turn_or_one_without_a_neighbourhood_is_read_alone() -> None:
+    assert _after_previous(_turn("Hello!"), 40) == "Ann: Hello!"
+    assert _after_previous(_turn("Hello!", "Ann: Hello!\nBob: hi"), 40) == "Ann: Hello!"
+
+
+def test_balanced_cuts_the_turn_before_and_fast_reads_nothing_twice() -> None:
+    assert PRESETS["balanced"].cross_encoder_context_chars == 100
+    assert PRESETS["fast"].cross_encoder_top == 0
