@@ -117,6 +117,20 @@ class MemoReranker(Reranker):
         return scores
 
 
+def bench_settings(data_dir: Path) -> Settings:
+    """The in-process runtime's settings: access counts never flushed (questions are
+    independent), and reflection's idle pass off. That pass is a wall-clock timer (a
+    session idle for ``reflect_idle_s``, 10 minutes): it fired in the middle of a run,
+    so the rows asked after it saw memories the rows before it did not. Without it,
+    every memory reflection makes comes from ingest (every ``reflect_every_n_turns``
+    turns of a session) or, with ``--reflect``, from closing the sessions, and is
+    recallable before the first question."""
+    return Settings(data_dir=data_dir, access_flush_s=0, reflect_idle_s=IDLE_PASS_OFF_S)
+
+
+IDLE_PASS_OFF_S = 10.0**9
+
+
 @asynccontextmanager
 async def _client(
     url: str | None, presets: Mapping[str, Preset], reranker: Reranker | None = None,
@@ -126,8 +140,7 @@ async def _client(
             yield client
         return
     with tempfile.TemporaryDirectory(prefix="hindsight-bench-") as tmp:
-        settings = Settings(data_dir=Path(tmp), access_flush_s=0)
-        app = create_app(settings, reranker=reranker, presets={**PRESETS, **presets})
+        app = create_app(bench_settings(Path(tmp)), reranker=reranker, presets={**PRESETS, **presets})
         async with app.router.lifespan_context(app):
             async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://bench",
                                          timeout=600) as client:

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from hindsight_common.bench import locomo
+from hindsight_common.settings import Settings
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "locomo-mini.json"
 
@@ -122,3 +123,14 @@ async def test_the_bench_memo_answers_only_the_very_same_call_again() -> None:
     for query, passages in (("q", ["b", "aa"]), ("q2", ["aa", "b"]), ("q", ["aa"])):
         await memo.score(query, passages)
     assert len(inner.calls) == 4 and memo.reused == 1 and memo.model_id == "counting"
+
+
+def test_the_in_process_bench_asks_every_row_of_the_same_memories(tmp_path: Path) -> None:
+    # Reflection's idle pass (a wall-clock timer) would add memories in the middle of a
+    # long run; the bench's runtime has it off and never flushes access counts.
+    from hindsight_services.bench import bench_settings
+
+    settings = bench_settings(tmp_path)
+    assert settings.data_dir == tmp_path and settings.access_flush_s == 0
+    assert settings.reflect_idle_s > 10 * 365 * 24 * 3600  # ten years: never within a run
+    assert settings.reflect_every_n_turns == Settings().reflect_every_n_turns  # ingest still reflects
