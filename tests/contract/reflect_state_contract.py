@@ -95,6 +95,9 @@ class ReflectStateContract:
         await state.remember("t1", "ann", [memory(2), memory(1)])
         await state.remember("t1", "ann", [memory(1), memory(3)])
         assert await state.memories("t1", "ann") == [memory(2), memory(1), memory(3)]
+        # The newest few, still oldest first (what reflect reads for each episode).
+        assert await state.memories("t1", "ann", last=2) == [memory(1), memory(3)]
+        assert await state.memories("t1", "ann", last=5) == [memory(2), memory(1), memory(3)]
         assert await state.memories("t1", "bob") == []
         assert await state.memories("t2", "ann") == []
 

@@ -177,7 +177,7 @@ class Reflect:
         for ref in refs:
             turns = await self._state.unreflected(ref)
             if turns:
-                known = (await self._state.memories(ref.tenant, ref.user))[-self._policy.max_known :]
+                known = await self._state.memories(ref.tenant, ref.user, last=self._policy.max_known)
                 episodes.append(Episode(ref.tenant, ref.user, ref.session, ref.agent, tuple(turns), tuple(known)))
         size = self._policy.batch_episodes
         for i in range(0, len(episodes), size):

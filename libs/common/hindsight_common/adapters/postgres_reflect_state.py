@@ -113,14 +113,14 @@ class PostgresReflectState(ReflectState):
                 ref.tenant, ref.user, ref.session, turns,
             )
 
-    async def memories(self, tenant: str, user: str) -> list[KnownMemory]:
+    async def memories(self, tenant: str, user: str, last: int | None = None) -> list[KnownMemory]:
         async with self._state.connection() as conn:
             rows = await conn.fetch(
                 "SELECT memory_id, subject, key, value, content FROM reflect_memories"
-                " WHERE tenant = $1 AND user_id = $2 ORDER BY seq",
-                tenant, user,
+                " WHERE tenant = $1 AND user_id = $2 ORDER BY seq DESC LIMIT $3",
+                tenant, user, last,  # LIMIT NULL: all of them
             )
-        return [KnownMemory(r[0], r[1], r[2], r[3], r[4]) for r in rows]
+        return [KnownMemory(r[0], r[1], r[2], r[3], r[4]) for r in reversed(rows)]
 
     async def remember(self, tenant: str, user: str, memories: Sequence[KnownMemory]) -> None:
         if not memories:

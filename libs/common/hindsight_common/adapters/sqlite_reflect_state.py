@@ -131,14 +131,17 @@ class SqliteReflectState(ReflectState):
             )
         )
 
-    async def memories(self, tenant: str, user: str) -> list[KnownMemory]:
+    async def memories(self, tenant: str, user: str, last: int | None = None) -> list[KnownMemory]:
+        # Insertion order is rowid order; memories_by_user (tenant, user, rowid) serves
+        # the newest ``last`` without reading the others.
         rows = await self._run(
             lambda db: db.execute(
-                "SELECT memory_id, subject, key, value, content FROM memories WHERE tenant=? AND user=?",
-                (tenant, user),
+                "SELECT memory_id, subject, key, value, content FROM memories WHERE tenant=? AND user=? "
+                "ORDER BY rowid DESC LIMIT ?",
+                (tenant, user, -1 if last is None else last),
             ).fetchall()
         )
-        return [KnownMemory(*r) for r in rows]
+        return [KnownMemory(*r) for r in reversed(rows)]
 
     async def remember(self, tenant: str, user: str, memories: Sequence[KnownMemory]) -> None:
         rows = [(m.memory_id, tenant, user, m.subject, m.key, m.value, m.content) for m in memories]

@@ -57,8 +57,10 @@ class ReflectState(ABC):
         """Record that the latest summary covers the first ``turns`` turns."""
 
     @abstractmethod
-    async def memories(self, tenant: str, user: str) -> list[KnownMemory]:
-        """Memories already recorded for the user."""
+    async def memories(self, tenant: str, user: str, last: int | None = None) -> list[KnownMemory]:
+        """Memories already recorded for the user, oldest first; only the ``last`` ones
+        recorded when given (reflect reads a few: reading all of them for every episode
+        made reflection slow down with each memory a user had)."""
 
     @abstractmethod
     async def remember(self, tenant: str, user: str, memories: Sequence[KnownMemory]) -> None:
