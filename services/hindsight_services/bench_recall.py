@@ -64,6 +64,20 @@ async def _wait_caught_up(client: httpx.AsyncClient, timeout_s: float) -> None:
     raise TimeoutError("projections did not catch up")
 
 
+async def _load_batch(client: httpx.AsyncClient, data_dir: Path | None, first: int,
+                      batch: list[dict[str, Any]]) -> int:
+    """Append ``batch`` (turns ``first`` onwards of the synthetic stream) and note in a kept
+    data directory how many turns it now holds, after every batch: a run stopped midway
+    resumes where it stopped instead of appending the same turns again. The batch's
+    Idempotency-Key names its turns, so a batch whose answer was lost is not appended twice."""
+    key = f"bench-recall-{first}-{len(batch)}"
+    (await client.post("/v1/interactions", json={"interactions": batch},
+                       headers={"Idempotency-Key": key})).raise_for_status()
+    if data_dir is not None:
+        (data_dir / MARKER).write_text(json.dumps({"turns": first + len(batch)}))
+    return first + len(batch)
+
+
 async def run_recall_bench(sizes: Sequence[int], presets: Sequence[str], queries: int,
                            url: str | None = None, data_dir: Path | None = None) -> list[dict[str, Any]]:
     """Latency rows per (size, preset). ``data_dir`` (embedded only) keeps the loaded
@@ -77,23 +91,20 @@ async def run_recall_bench(sizes: Sequence[int], presets: Sequence[str], queries
         for size in sorted(sizes):
             started = time.perf_counter()
             batch: list[dict[str, Any]] = []
-            skip = loaded
-            for t in synthetic.turns(size, users=USERS):
-                if skip > 0:
-                    skip -= 1  # already loaded by a smaller size or an earlier run
-                    continue
+            first = loaded  # the stream index of the batch's first turn
+            for index, t in enumerate(synthetic.turns(size, users=USERS)):
+                if index < loaded:
+                    continue  # already loaded by a smaller size or an earlier run
                 batch.append({"tenant": TENANT, "user": t.user, "session": t.session, "speaker": t.speaker,
                               "content": t.content, "occurred_at": t.occurred_at.isoformat()})
                 if len(batch) == 500:
-                    (await client.post("/v1/interactions", json={"interactions": batch})).raise_for_status()
+                    first = await _load_batch(client, data_dir, first, batch)
                     batch = []
             if batch:
-                (await client.post("/v1/interactions", json={"interactions": batch})).raise_for_status()
+                first = await _load_batch(client, data_dir, first, batch)
             await _wait_caught_up(client, timeout_s=6 * 3600)
             load_s = time.perf_counter() - started
             loaded = max(loaded, size)
-            if data_dir is not None:
-                (data_dir / MARKER).write_text(json.dumps({"turns": loaded}))
             for name in presets:
                 latencies = []
                 cpu_started = time.process_time()

@@ -1,0 +1,35 @@
+"""`hindsight bench recall` with a kept data directory: a run resumes where the last stopped
+and never appends the same synthetic turns twice."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+from hindsight_services.bench_recall import MARKER, run_recall_bench
+from hindsight_common.streams import INTERACTIONS
+
+
+def _turns(data_dir: Path) -> int:
+    with sqlite3.connect(data_dir / "log" / "hindsight.sqlite3") as db:
+        return int(db.execute("SELECT COUNT(*) FROM records WHERE stream = ?", (INTERACTIONS,)).fetchone()[0])
+
+
+async def test_a_kept_corpus_grows_by_the_turns_it_lacks_and_a_lost_answer_is_not_appended_again(
+        tmp_path: Path) -> None:
+    rows = await run_recall_bench([30], ["fast"], 2, data_dir=tmp_path)
+    assert [r["memories"] for r in rows] == [30] and rows[0]["p50_ms"] > 0
+    assert json.loads((tmp_path / MARKER).read_text()) == {"turns": 30}
+    after_30 = _turns(tmp_path)
+    assert after_30 >= 30
+
+    await run_recall_bench([60], ["fast"], 2, data_dir=tmp_path)  # only turns 30..59 are new
+    after_60 = _turns(tmp_path)
+    assert json.loads((tmp_path / MARKER).read_text()) == {"turns": 60} and after_60 > after_30
+
+    # Killed after the append was acknowledged and before the marker moved: the rerun sends
+    # the same batch with the same Idempotency-Key, which answers from the key.
+    (tmp_path / MARKER).write_text(json.dumps({"turns": 30}))
+    await run_recall_bench([60], ["fast"], 2, data_dir=tmp_path)
+    assert _turns(tmp_path) == after_60
