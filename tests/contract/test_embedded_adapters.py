@@ -7,6 +7,7 @@ import threading
 
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -85,20 +86,29 @@ class TestSqliteFts(TextContract):
         return again
 
     async def test_a_user_scoped_search_ranks_inside_fts5_with_the_same_result(self, index: SqliteFtsIndex) -> None:
-        # A tenant or tenant+user scope is ranked and cut inside FTS5 (only the top k
-        # documents are read); any other filter joins first. Both give the same hits in
-        # the same order, ties included (many turns repeat the same words).
+        # A tenant, tenant+user or tenant+user+types scope is ranked and cut inside FTS5
+        # (only the top k documents are read); any other filter joins first. Both give
+        # the same hits in the same order, ties included (many turns repeat the same words).
         [base] = docs()[:1]
-        many = [replace(base, id=f"d{i}", session=f"s{i % 3}", content=f"{word} greyhound walk number {i % 4}")
+        many = [replace(base, id=f"d{i}", session=f"s{i % 3}", content=f"{word} greyhound walk number {i % 4}",
+                        type=["episodic", "episodic", "semantic", "superseded"][i % 4])
                 for i, word in enumerate(["Pixel", "the", "a long long", "Pixel"] * 6)]
         other = [replace(d, id=f"o{d.id}", user="bob") for d in many]
         await index.upsert(many + other, {"s#0": 1})
+        long_ago = datetime(1990, 1, 1, tzinfo=UTC)  # a filter that selects everything, and joins
         for query in ("greyhound", "Pixel greyhound walk", "number 3 walk"):
             for k in (3, 10, 50):
-                token = await index.search(Scope(tenant="t1", user="ann"), query, k)
-                joined = await index.search(Scope(tenant="t1", user="ann", types=("episodic",)), query, k)
-                assert [(h.document.id, h.score) for h in token] == [(h.document.id, h.score) for h in joined]
-                assert token and all(h.document.user == "ann" for h in token)
+                for types in ((), ("episodic",), ("episodic", "semantic")):
+                    token = await index.search(Scope(tenant="t1", user="ann", types=types), query, k)
+                    joined = await index.search(Scope(tenant="t1", user="ann", types=types, since=long_ago),
+                                                query, k)
+                    assert [(h.document.id, h.score) for h in token] == [(h.document.id, h.score) for h in joined]
+                    assert token and all(h.document.user == "ann" for h in token)
+                    assert all(h.document.type in (types or ("episodic", "semantic", "superseded")) for h in token)
+        # A document whose type changes (a memory superseded) leaves the types it had.
+        await index.upsert([replace(many[2], type="superseded")], {"s#0": 2})
+        found = await index.search(Scope(tenant="t1", user="ann", types=("semantic",)), "greyhound", 50)
+        assert many[2].id not in {h.document.id for h in found} and found
 
     async def test_recall_reads_answer_while_a_projection_batch_holds_the_writer(self, index: SqliteFtsIndex) -> None:
         # search, get (the cross-encoder's neighbourhoods) and browse (the recency path)

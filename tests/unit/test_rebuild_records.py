@@ -47,7 +47,7 @@ def test_the_pointer_record_moves_the_paths_and_the_embedder(tmp_path: Path) -> 
     write_versions(settings, Versions({"vector": 3, "text": 2}, "minilm"))
     live = resolve(settings)
     assert live.vector_dir == tmp_path / "projections" / "vectors.v3"
-    assert live.text_path == tmp_path / "projections" / "text.v2" / "bm25.v3.sqlite3"
+    assert live.text_path == tmp_path / "projections" / "text.v2" / "bm25.v4.sqlite3"
     assert live.graph_path == tmp_path / "projections" / "graph" / "graph.sqlite3"
     assert live.embedder == "minilm"
     assert read_versions(settings) == Versions({"vector": 3, "text": 2, "graph": 1}, "minilm")

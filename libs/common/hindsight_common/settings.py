@@ -310,9 +310,10 @@ class Settings(BaseSettings):
 
     @property
     def text_path(self) -> Path:
-        # v3: the FTS table gained the context column (v2: scope tokens); an older file is
-        # left alone and the projection is rebuilt from the log under the new name.
-        return self.projections_dir / self._versioned("text", "text") / "bm25.v3.sqlite3"
+        # v4: type tokens in the scope column (v3: the context column, v2: scope tokens);
+        # an older file is left alone and the projection is rebuilt from the log under
+        # the new name.
+        return self.projections_dir / self._versioned("text", "text") / "bm25.v4.sqlite3"
 
     @property
     def signing_keyring_path(self) -> Path:
