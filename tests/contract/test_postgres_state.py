@@ -213,3 +213,22 @@ class TestPostgresAccessCounts(AccessContract):
         batch = [AccessIncrement("t1", {"a": 1}, "m#0", n) for n in range(20)]
         await asyncio.gather(store.add(batch, {"m#0": 19}), other.add(batch, {"m#0": 19}))
         assert await store.get("t1", ["a"]) == {"a": 20}
+
+    async def test_two_topic_prefixes_on_one_database_keep_their_own_positions(
+        self, dsn: str, schema: str
+    ) -> None:
+        # An offset means something only on its own topic: clusters with different Kafka
+        # topic prefixes that share a database must not resume from each other's offsets.
+        blue = PostgresAccessCounts(PostgresState(dsn, schema=schema), namespace="blue.")
+        green = PostgresAccessCounts(PostgresState(dsn, schema=schema), namespace="green.")
+        try:
+            await blue.add([AccessIncrement("t1", {"a": 1}, "m#0", 9)], {"m#0": 9})
+            assert await blue.position() == {"m#0": 9}
+            assert await green.position() == {}
+            # green's first records (offsets 0..2 of its own topic) count; blue's 9 is not theirs.
+            await green.add([AccessIncrement("t1", {"a": 1}, "m#0", n) for n in range(3)], {"m#0": 2})
+            assert await green.position() == {"m#0": 2} and await blue.position() == {"m#0": 9}
+            assert await green.get("t1", ["a"]) == {"a": 4}  # counts are per tenant and document
+        finally:
+            await blue.close()
+            await green.close()

@@ -275,7 +275,8 @@ def make_access_counts(settings: Settings) -> AccessCounts:
     if settings.log_backend == "kafka":
         from hindsight_common.adapters.postgres_access import PostgresAccessCounts
 
-        return PostgresAccessCounts(_postgres_state(settings, "access counts in cluster mode"))
+        return PostgresAccessCounts(_postgres_state(settings, "access counts in cluster mode"),
+                                    namespace=settings.kafka_topic_prefix)
     raise ConfigurationError(f"no access count store for log backend {settings.log_backend!r}")
 
 

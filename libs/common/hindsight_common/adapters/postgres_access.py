@@ -10,6 +10,7 @@ and the second one sees what the first applied.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from hindsight_common.adapters.postgres import PostgresState
 from hindsight_common.ports.access import AccessCounts, AccessIncrement, applicable
@@ -17,17 +18,27 @@ from hindsight_common.ports.log import Position
 
 
 class PostgresAccessCounts(AccessCounts):
-    """Access counts over a :class:`PostgresState` (which it owns and closes)."""
+    """Access counts over a :class:`PostgresState` (which it owns and closes).
 
-    def __init__(self, state: PostgresState) -> None:
+    ``namespace`` (the Kafka topic prefix) is part of every stored position key: an offset
+    means something only on its own topic, and deployments with different prefixes may
+    share one database. Without it, a cluster on fresh topics resumed consolidate from
+    another cluster's offsets (Kafka answered "offset out of range")."""
+
+    def __init__(self, state: PostgresState, namespace: str = "") -> None:
         self._state = state
+        self._namespace = namespace
 
     async def position(self) -> dict[str, int]:
         async with self._state.connection() as conn:
-            rows = await conn.fetch("SELECT pkey, log_offset FROM access_positions")
-        return {str(r[0]): int(r[1]) for r in rows}
+            rows = await conn.fetch("SELECT pkey, log_offset FROM access_positions WHERE starts_with(pkey, $1)",
+                                    self._namespace)
+        cut = len(self._namespace)
+        return {str(r[0])[cut:]: int(r[1]) for r in rows}
 
     async def add(self, increments: Sequence[AccessIncrement], position: Position) -> None:
+        position = {self._namespace + k: v for k, v in position.items()}
+        increments = [replace(i, position_key=self._namespace + i.position_key) for i in increments]
         keys = sorted(set(position) | {i.position_key for i in increments})
         if not keys:
             return

@@ -50,7 +50,7 @@ def _frozen(d: dict[str, float]) -> Mapping[str, float]:
 
 
 PRESETS: Mapping[str, Preset] = MappingProxyType({
-    # The candidate paths of balanced, without the cross-encoder: a few milliseconds.
+    # The candidate paths of balanced, without the cross-encoder (no model but the query embedding).
     "fast": Preset("fast", _frozen({"vector": 1.0, "bm25": 1.0, "bm25_context": 1.0, "speaker": 1.0}),
                    candidates=30),
     "balanced": Preset(
