@@ -117,6 +117,9 @@ class MemoReranker(Reranker):
         return scores
 
 
+IDLE_PASS_OFF_S = 10.0**9  # reflection's idle pass, in the bench's runtime: never
+
+
 def bench_settings(data_dir: Path) -> Settings:
     """The in-process runtime's settings: access counts never flushed (questions are
     independent), and reflection's idle pass off. That pass is a wall-clock timer (a
@@ -126,9 +129,6 @@ def bench_settings(data_dir: Path) -> Settings:
     turns of a session) or, with ``--reflect``, from closing the sessions, and is
     recallable before the first question."""
     return Settings(data_dir=data_dir, access_flush_s=0, reflect_idle_s=IDLE_PASS_OFF_S)
-
-
-IDLE_PASS_OFF_S = 10.0**9
 
 
 @asynccontextmanager

@@ -101,16 +101,22 @@ def events_of(plan: Sequence[Spec]) -> tuple[list[Event], dict[uuid.UUID, list[f
     return events, vectors
 
 
+def fold(state: ConsolidationState, e: Event, vectors: dict[uuid.UUID, list[float]]) -> list[Event]:
+    """One record as the consolidate service takes it: a new memory is decided, anything
+    else observed; the decisions it implies are returned."""
+    if isinstance(e, MemoryExtracted):
+        return state.decide(e, vectors.get)
+    state.observe(e)
+    return []
+
+
 def consolidate(log: Sequence[Event], vectors: dict[uuid.UUID, list[float]]) -> tuple[ConsolidationState, list[Event]]:
-    """What the consolidate service does, record by record: decide each new memory,
-    fold everything else; its decisions are returned (the service appends them)."""
+    """What the consolidate service does, record by record; its decisions are returned
+    (the service appends them)."""
     state = ConsolidationState(similarity=0.95)
     decided: list[Event] = []
     for e in log:
-        if isinstance(e, MemoryExtracted):
-            decided += state.decide(e, vectors.get)
-        else:
-            state.observe(e)
+        decided += fold(state, e, vectors)
     return state, decided
 
 
@@ -119,11 +125,7 @@ def with_decisions(events: Sequence[Event], vectors: dict[uuid.UUID, list[float]
     state = ConsolidationState(similarity=0.95)
     log: list[Event] = []
     for e in events:
-        log.append(e)
-        if isinstance(e, MemoryExtracted):
-            log += state.decide(e, vectors.get)
-        else:
-            state.observe(e)
+        log += [e, *fold(state, e, vectors)]
     return log
 
 
@@ -188,10 +190,7 @@ def test_a_replay_reproduces_the_live_set_and_decides_nothing_new(plan: list[Spe
     log = with_decisions(events, vectors)
     first = ConsolidationState(similarity=0.95)
     for e in log:
-        if isinstance(e, MemoryExtracted):
-            first.decide(e, vectors.get)
-        else:
-            first.observe(e)
+        fold(first, e, vectors)
     replayed, decided = consolidate(log, vectors)
     on_log = {e.event_id for e in log}
     # Consolidating the consolidated log again: every decision is one already on it.
@@ -264,9 +263,6 @@ def test_the_live_index_holds_each_groups_live_members_in_order(plan: list[Spec]
                                                      memory_id=memories[target % len(memories)]))
     state = ConsolidationState(similarity=0.95)
     for e in log:
-        if isinstance(e, MemoryExtracted):
-            state.decide(e, vectors.get)
-        else:
-            state.observe(e)
+        fold(state, e, vectors)
         for group, ids in state.groups.items():
             assert [m.id for m in state.live_in(group)] == [i for i in ids if state.memories[i].status == "live"]

@@ -7,7 +7,8 @@ A call's pairs are sorted by length and cut into the fewest batches of at most
 ``batch_size``, as equal in size as can be (20 pairs: two of 10, not 16 and 4, which
 left one core idle for most of the call). The int8 graph quantizes activations with
 one scale per input tensor, so a score depends on the batch it ran in: this split,
-which depends only on the pairs and ``batch_size``, is part of what a score is. The batches run side by
+which depends only on the pairs and ``batch_size``, is part of what a score is.
+The batches run side by
 side (``workers``), each on one intra-op thread that does not spin: a batch of short
 pairs cannot keep two threads of one run busy, and a spinning thread burns the core
 that the other batch, or the rest of the process, needs. The thread count does not
@@ -37,11 +38,10 @@ MAX_TOKENS = 256
 def even_batches(rows: Sequence[int], most: int) -> list[list[int]]:
     """``rows`` cut, in order, into the fewest runs of at most ``most``, their sizes
     differing by one at most."""
-    if not rows:
-        return []
-    count = max(1, -(-len(rows) // most))
-    size, extra = divmod(len(rows), count)
-    out, start = [], 0
+    count = -(-len(rows) // most)
+    size, extra = divmod(len(rows), max(count, 1))
+    out: list[list[int]] = []
+    start = 0
     for i in range(count):
         end = start + size + (1 if i < extra else 0)
         out.append(list(rows[start:end]))

@@ -79,8 +79,8 @@ def preset(name: str | None, presets: Mapping[str, Preset] = PRESETS) -> Preset:
 
 def ablations(base: Preset) -> dict[str, Preset]:
     """``base`` with one stage switched off at a time (each path, the cross-encoder, its
-    second reading and that reading's cut, each rerank factor), and with each path it does not run switched on: what the
-    LoCoMo bench's ``--ablate`` measures. Named ``<base>-no-<stage>`` / ``<base>+<path>``."""
+    second reading and that reading's cut, each rerank factor), and with each path it
+    does not run switched on: what the LoCoMo bench's ``--ablate`` measures. Named ``<base>-no-<stage>`` / ``<base>+<path>``."""
     out: dict[str, Preset] = {}
     for path in base.paths:
         if len(base.paths) > 1:
