@@ -70,7 +70,9 @@ STATUS_DESCRIPTION = (
     "last offset applied per partition: the group's committed offset, lowered to what the "
     "stores it fills hold), `behind` (offsets between position and heads) and `caught_up` "
     "(`behind` is 0). The embedded server adds each consumer's `processed` and "
-    "`dead_lettered` counts. Top-level `caught_up`: every consumer is caught up, so every "
+    "`dead_lettered` counts, and `text_memory`: the users whose BM25 postings its text index "
+    "holds in memory (`users`), those being read in (`building`: FTS5 answers for them meanwhile), "
+    "their `documents` and about how many `bytes`. Top-level `caught_up`: every consumer is caught up, so every "
     "write acknowledged before the reading is visible to recall."
 )
 

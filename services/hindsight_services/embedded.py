@@ -166,7 +166,11 @@ class EmbeddedRuntime:
     async def status(self) -> dict[str, Any]:
         """The status document (``status.py``), with each consumer's counters."""
         extras = {c.group: {"processed": c.processed, "dead_lettered": c.dead_lettered} for c in self.consumers}
-        return await read_status(self.log, await self._parts.feeds(), extras)
+        document = await read_status(self.log, await self._parts.feeds(), extras)
+        stats = getattr(self.text, "memory_stats", None)
+        if callable(stats) and (memory := stats()) is not None:
+            document["text_memory"] = memory
+        return document
 
     async def wait_caught_up(self, timeout_s: float = 60.0) -> None:
         loop = asyncio.get_running_loop()

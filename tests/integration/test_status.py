@@ -88,4 +88,7 @@ async def test_the_embedded_server_reports_every_consumer(app: App) -> None:
                 assert consumer["position"][key] >= head, (group, key)
     assert status["consumers"]["embed"]["processed"] >= 2  # its own counters beside
     assert status["consumers"]["reflect"]["dead_lettered"] == 0
+    # The text index's in-memory BM25: the user was first written here, so held at once.
+    memory = status["text_memory"]
+    assert memory["users"] >= 1 and memory["building"] == 0 and memory["documents"] >= 2 and memory["bytes"] > 0
 

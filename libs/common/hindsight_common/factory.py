@@ -180,7 +180,7 @@ def make_text_index(settings: Settings) -> TextIndex:
     if settings.text_backend == "sqlite_fts":
         from hindsight_common.adapters.sqlite_fts import SqliteFtsIndex
 
-        return SqliteFtsIndex(settings.text_path)
+        return SqliteFtsIndex(settings.text_path, memory_bytes=settings.text_memory_mb * 2**20)
     if settings.text_backend == "elasticsearch":
         from hindsight_common.adapters.elasticsearch import ElasticsearchIndex
 

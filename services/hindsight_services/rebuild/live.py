@@ -158,6 +158,12 @@ class LiveTextIndex(_Shared[TextIndex], TextIndex):
         async with self.ref.using() as i:
             return await i.get(tenant, ids)
 
+    def memory_stats(self) -> dict[str, int] | None:
+        """The live index's in-memory BM25 cache (``SqliteFtsIndex.memory_stats``); None
+        for an index without one."""
+        stats = getattr(self.ref.current, "memory_stats", None)
+        return stats() if callable(stats) else None
+
 
 class LiveGraph(_Shared[GraphStore], GraphStore):
     def __init__(self, inner: GraphStore) -> None:

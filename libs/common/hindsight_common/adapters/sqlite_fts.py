@@ -7,13 +7,16 @@ enough at the sizes a single process serves (see README, "Text index").
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
+import logging
 import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from hindsight_common.adapters.bm25_memory import IndexedDoc, MemoryBm25, UserIndex, UserKey
 from hindsight_common.documents import from_payload, to_payload
 from hindsight_common.adapters.sqlite_db import SqliteDb, SqliteProjectionTables, record_position
 from hindsight_common.adapters.sqlite_purge import purge_text
@@ -22,7 +25,10 @@ from hindsight_common.ports.log import Position
 from hindsight_common.ports.projection import (
     MAX_SESSION_TURNS, Browse, Document, Hit, Scope, TextField, TextIndex,
 )
+from hindsight_common.text.fts_tokens import tokens
 from hindsight_common.text.terms import keyword_terms
+
+log = logging.getLogger(__name__)
 
 
 _SCHEMA = """
@@ -131,10 +137,32 @@ _SESSION_TURNS = (
 )
 
 
+def memory_terms(query: str) -> list[str] | None:
+    """The query's terms as the in-memory index holds them (one stemmed token per
+    keyword term, repeats kept: FTS5 scores each quoted term of ``fts_query`` once);
+    None when a term is not one token (FTS5 would match it as a phrase)."""
+    out = []
+    for term in keyword_terms(query):
+        cut = tokens(term)
+        if len(cut) != 1:
+            return None
+        out.append(cut[0])
+    return out
+
+
+def _indexed(rowid: int, doc_type: str, body: str, ctx: str) -> IndexedDoc:
+    return IndexedDoc(rowid, doc_type, tokens(body), tokens(ctx))
+
+
 class SqliteFtsIndex(SqliteProjectionTables, TextIndex):
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, memory_bytes: int = 0) -> None:
+        """``memory_bytes``: budget of the in-memory BM25 postings (``bm25_memory``) of the
+        users searched; 0 scores every query inside FTS5."""
         self._sqlite = SqliteDb(path, _SCHEMA, what="text index", error=ProjectionError, synchronous="NORMAL")
         self._db = self._sqlite.connection
+        self._memory = MemoryBm25(memory_bytes) if memory_bytes > 0 else None
+        self._with_rows: set[UserKey] = set()  # users found to have rows before their first write here
+        self._builds: set[asyncio.Task[None]] = set()
 
     async def upsert(self, documents: Sequence[Document], position: Position) -> None:
         rows = [
@@ -143,10 +171,13 @@ class SqliteFtsIndex(SqliteProjectionTables, TextIndex):
              scope_tokens(d.tenant, d.user, d.type))
             for d in documents
         ]
+        memory = self._memory
 
         def tx(db: sqlite3.Connection) -> None:
+            written: list[tuple[UserKey, int, str, str, str]] = []
             db.execute("BEGIN IMMEDIATE")
             try:
+                fresh = self._fresh_users(db, {(r[1], r[2]) for r in rows}) if memory else set()
                 for *doc, body, ctx, scope in rows:
                     rowid = db.execute(
                         "INSERT INTO docs (id, tenant, user, session, agent, type, ts, payload) "
@@ -161,22 +192,124 @@ class SqliteFtsIndex(SqliteProjectionTables, TextIndex):
                         "INSERT INTO fts (rowid, body, ctx, scope) VALUES (?,?,?,?)",
                         (rowid, body, ctx, scope),
                     )
+                    written.append(((str(doc[1]), str(doc[2])), int(rowid), str(doc[5]), body, ctx))
                 record_position(db, position)
                 db.execute("COMMIT")
             except BaseException:
                 if db.in_transaction:
                     db.execute("ROLLBACK")
                 raise
+            if memory is not None:
+                self._remember(memory, fresh, written)
 
         await self._run(tx)
 
+    def _fresh_users(self, db: sqlite3.Connection, users: set[UserKey]) -> set[UserKey]:
+        """Of ``users``, those with no row yet (their in-memory index starts empty and
+        ready); the others are read from the table when first searched."""
+        assert self._memory is not None
+        fresh = set()
+        for key in users - self._with_rows:
+            if self._memory.known(key):
+                continue
+            if db.execute("SELECT 1 FROM docs WHERE tenant=? AND user=? LIMIT 1", key).fetchone():
+                self._with_rows.add(key)
+            else:
+                fresh.add(key)
+        return fresh
+
+    @staticmethod
+    def _remember(memory: MemoryBm25, fresh: set[UserKey],
+                  written: list[tuple[UserKey, int, str, str, str]]) -> None:
+        """After the commit: the written rows into the in-memory indexes that hold their users."""
+        for key in fresh:
+            memory.start_empty(key)
+        per_user: dict[UserKey, list[IndexedDoc]] = {}
+        for key, rowid, doc_type, body, ctx in written:
+            if key in per_user or memory.known(key):
+                per_user.setdefault(key, []).append(_indexed(rowid, doc_type, body, ctx))
+        for key, docs in per_user.items():
+            memory.apply(key, docs)
+
     async def purge_user(self, tenant: str, user: str) -> int:
-        return await self._run(lambda db: purge_text(db, tenant, user))
+        gone = await self._run(lambda db: purge_text(db, tenant, user))
+        if self._memory is not None:
+            self._memory.drop((tenant, user))
+        self._with_rows.discard((tenant, user))
+        return gone
+
+    async def close(self) -> None:
+        for task in list(self._builds):
+            task.cancel()
+        await asyncio.gather(*self._builds, return_exceptions=True)
+        if self._memory is not None:
+            self._memory.drop_all()
+        await super().close()
+
+    def memory_stats(self) -> dict[str, int] | None:
+        """The in-memory BM25 cache: users ready and building, documents, bytes (None: off)."""
+        return self._memory.stats() if self._memory is not None else None
+
+    async def _memory_search(self, scope: Scope, query: str, k: int, field: TextField) -> list[Hit] | None:
+        """The search served from the user's in-memory index; None when it cannot be
+        (no user in the scope, a filter the index lacks, a phrase term, the index not
+        built yet: the first such search starts its build)."""
+        memory = self._memory
+        if memory is None or not scope.user or not _token_scoped(scope):
+            return None
+        terms = memory_terms(query)
+        if terms is None:
+            return None
+        key = (scope.tenant, scope.user)
+        found = await asyncio.to_thread(memory.search, key, field, terms, scope.types, k)
+        if found is None:
+            if memory.claim_build(key):
+                task = asyncio.get_running_loop().create_task(self._build(key))
+                self._builds.add(task)
+                task.add_done_callback(self._builds.discard)
+            return None
+        if not found:
+            return []
+        rowids = [r for r, _ in found]
+        rows = await self._sqlite.read(lambda db: db.execute(
+            f"SELECT rowid, tenant, user, payload FROM docs WHERE rowid IN ({','.join('?' * len(rowids))})",
+            rowids).fetchall())
+        payloads = {int(r): p for r, t, u, p in rows if (t, u) == key}
+        return [Hit(from_payload(json.loads(payloads[r])), score) for r, score in found if r in payloads]
+
+    async def _build(self, key: UserKey) -> None:
+        """Read one user's rows from the table into a new in-memory index."""
+        assert self._memory is not None
+        started = asyncio.get_running_loop().time()
+
+        def read(db: sqlite3.Connection) -> UserIndex:
+            index = UserIndex()
+            rows = db.execute(
+                "SELECT d.rowid, d.type, f.body, f.ctx FROM docs d JOIN fts f ON f.rowid = d.rowid "
+                "WHERE d.tenant=? AND d.user=?", key)
+            index.apply(_indexed(*row) for row in rows)
+            return index
+
+        try:
+            index = await self._sqlite.read(read)
+        except asyncio.CancelledError:
+            self._memory.abandon(key)
+            raise
+        except Exception:
+            self._memory.abandon(key)  # the next search tries again
+            log.exception("building the in-memory BM25 index of a user failed; FTS5 keeps answering")
+            return
+        self._memory.built(key, index)
+        log.info("in-memory BM25 index of a user ready: %d documents in %.1f s",
+                 index.live, asyncio.get_running_loop().time() - started)
 
     async def search(self, scope: Scope, query: str, k: int, *, field: TextField = "content") -> list[Hit]:
         match = fts_query(query)
         if match is None:
             return []
+        served = await self._memory_search(scope, query, k, field)
+        if served is not None:
+            return served
         column, weights = _WEIGHTS[field]
         scope_where, scope_params = _scope_sql(scope)
         scoped = _scoped_match(match, scope, column)
