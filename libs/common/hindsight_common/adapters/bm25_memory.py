@@ -40,6 +40,7 @@ B = 0.75
 SCOPE_TOKENS = 3  # "t…", "u…" and "y…" in the scope column (``sqlite_fts.scope_tokens``)
 FIELDS = ("content", "context")
 _MAX_TF = np.iinfo(np.uint16).max
+_CHUNK = 2000  # documents gathered before their postings are written (bounds the lists held)
 
 UserKey = tuple[str, str]
 
@@ -64,14 +65,15 @@ class _Postings:
         self.tf = np.empty(capacity, np.uint16)
         self.n = 0
 
-    def add(self, slot: int, tf: int) -> None:
-        if self.n == len(self.slots):
-            grown = len(self.slots) + max(4, len(self.slots) // 2)
+    def extend(self, slots: list[int], tf: list[int]) -> None:
+        end = self.n + len(slots)
+        if end > len(self.slots):
+            grown = max(end, len(self.slots) + max(4, len(self.slots) // 2))
             self.slots = np.resize(self.slots, grown)
             self.tf = np.resize(self.tf, grown)
-        self.slots[self.n] = slot
-        self.tf[self.n] = min(tf, _MAX_TF)
-        self.n += 1
+        self.slots[self.n:end] = slots
+        self.tf[self.n:end] = np.minimum(tf, _MAX_TF)
+        self.n = end
 
     @classmethod
     def of(cls, slots: npt.NDArray[np.int32], tf: npt.NDArray[np.uint16]) -> _Postings:
@@ -119,6 +121,20 @@ class UserIndex:
 
     def apply(self, docs: Iterable[IndexedDoc]) -> None:
         """Add ``docs``, each replacing the copy held under its rowid."""
+        chunk: list[IndexedDoc] = []
+        for doc in docs:
+            chunk.append(doc)
+            if len(chunk) == _CHUNK:
+                self._apply(chunk)
+                chunk = []
+        if chunk:
+            self._apply(chunk)
+        self._compact_if_sparse()
+
+    def _apply(self, docs: list[IndexedDoc]) -> None:
+        """One chunk: each term's new postings gathered in lists, then written to its
+        arrays at once (one NumPy call per term and chunk, not per posting)."""
+        gathered: dict[str, dict[str, tuple[list[int], list[int]]]] = {f: {} for f in FIELDS}
         for doc in docs:
             self.remove(doc.rowid)
             slot = self._rowid.n
@@ -132,15 +148,22 @@ class UserIndex:
             self.live += 1
             self._total_length += length
             for field, tokens in (("content", doc.content), ("context", doc.context)):
-                postings = self._fields[field]
+                terms = gathered[field]
                 counts = Counter(tokens)
                 for term, tf in counts.items():
-                    p = postings.get(term)
-                    if p is None:
-                        p = postings[term] = _Postings()
-                    p.add(slot, tf)
+                    lists = terms.get(term)
+                    if lists is None:
+                        lists = terms[term] = ([], [])
+                    lists[0].append(slot)
+                    lists[1].append(tf)
                 self._entries += len(counts)
-        self._compact_if_sparse()
+        for field, terms in gathered.items():
+            postings = self._fields[field]
+            for term, (slots, freqs) in terms.items():
+                p = postings.get(term)
+                if p is None:
+                    p = postings[term] = _Postings(len(slots))
+                p.extend(slots, freqs)
 
     def remove(self, rowid: int) -> None:
         slot = self._slot_of.pop(rowid, None)
