@@ -93,7 +93,9 @@ async def test_a_user_already_in_the_table_is_read_into_memory_on_first_search(t
     try:
         scope = Scope(tenant="t1", user="ann", types=("episodic", "semantic"))
         first = await index.search(scope, "greyhound walk", 10, field="context")  # FTS5 answers, the build starts
-        assert first and index.memory_stats() == {"users": 0, "building": 1, "documents": 0, "bytes": 0}
+        stats = index.memory_stats() or {}
+        # The read may already be done (it ran while FTS5 answered): one user, one way or the other.
+        assert first and stats["users"] + stats["building"] == 1
         await asyncio.gather(*index._builds)
         assert index.memory_stats()["users"] == 1  # type: ignore[index]
         assert index.memory_stats()["documents"] == 120  # type: ignore[index]

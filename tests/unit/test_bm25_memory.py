@@ -64,3 +64,12 @@ def test_rewrites_renumber_slots_and_change_no_score() -> None:
             for field in ("content", "context"):
                 assert rewritten.search(field, terms, types, 40) == fresh.search(field, terms, types, 40)
     assert rewritten.search("content", ["old1"], (), 5) == []
+
+
+def test_users_searched_with_nothing_to_hold_still_count_against_the_budget() -> None:
+    cache = MemoryBm25(100_000)  # a caller asking for many users that have no documents
+    for i in range(1_000):
+        key = ("t", f"nobody-{i}")
+        assert cache.claim_build(key)
+        cache.built(key, UserIndex())
+    assert 1 <= cache.stats()["users"] <= 50 and cache.stats()["bytes"] <= 100_000

@@ -88,7 +88,7 @@ class _Column:
     __slots__ = ("data", "n")
 
     def __init__(self, dtype: type[np.generic]) -> None:
-        self.data: npt.NDArray[np.generic] = np.empty(1024, dtype)
+        self.data: npt.NDArray[np.generic] = np.empty(16, dtype)
         self.n = 0
 
     def append(self, value: float) -> None:
@@ -183,9 +183,9 @@ class UserIndex:
         renumber = np.cumsum(alive, dtype=np.int64) - 1
         for column in (self._rowid, self._type, self._length):
             kept = column.view()[alive]
-            column.data = np.resize(kept, max(1024, len(kept)))
+            column.data = np.resize(kept, max(16, len(kept)))
             column.n = len(kept)
-        self._alive.data = np.ones(max(1024, self.live), np.bool_)
+        self._alive.data = np.ones(max(16, self.live), np.bool_)
         self._alive.n = self.live
         self._slot_of = {int(r): i for i, r in enumerate(self._rowid.view())}
         for field in FIELDS:
@@ -249,11 +249,13 @@ class UserIndex:
         return [(int(rowids[i]), float(scores[found][i])) for i in order]
 
     def nbytes(self) -> int:
-        """About how much memory the index holds (kept in step with each write, O(1)):
-        6 bytes a posting and a third more of growth room, the per-slot columns, the
-        rowid map and each term's arrays."""
+        """About how much memory the index holds (O(1)): 6 bytes a posting and a third
+        more of growth room, the per-slot columns as allocated, the rowid map, each
+        term's arrays, and the index itself (so many empty ones, e.g. users searched who
+        have nothing, still count against the budget)."""
         terms = sum(len(t) for t in self._fields.values())
-        return int(self._entries * 8 + self._rowid.n * 18 + len(self._slot_of) * 100 + terms * 250)
+        columns = sum(c.data.nbytes for c in (self._rowid, self._type, self._length, self._alive))
+        return int(2048 + self._entries * 8 + columns + len(self._slot_of) * 100 + terms * 250)
 
 
 class _State(Enum):
