@@ -131,3 +131,18 @@ async def test_a_query_term_of_several_tokens_is_left_to_fts5_as_a_phrase(tmp_pa
         assert [h.document.id for h in await index.search(Scope(tenant="t1", user="ann"), "O'Brien", 5)] == ["a"]
     finally:
         await index.close()
+
+
+async def test_a_row_that_left_the_user_behind_the_caches_back_is_never_shown(tmp_path: Path) -> None:
+    index = SqliteFtsIndex(tmp_path / "text.sqlite3", memory_bytes=BUDGET)
+    try:
+        await index.upsert(corpus(20), {"s#0": 1})
+        scope = Scope(tenant="t1", user="ann")
+        [top, *_] = await index.search(scope, "greyhound", 5)
+        # Moved to another user by a writer that bypassed the cache (another process).
+        await index._sqlite.run(lambda db: db.execute("UPDATE docs SET user='bob' WHERE id=?", (top.document.id,)))
+        again = await index.search(scope, "greyhound", 5)
+        assert top.document.id not in {h.document.id for h in again} and again
+        assert index.memory_stats()["documents"] == 19  # type: ignore[index]
+    finally:
+        await index.close()

@@ -275,6 +275,11 @@ class SqliteFtsIndex(SqliteProjectionTables, TextIndex):
             f"SELECT rowid, tenant, user, payload FROM docs WHERE rowid IN ({','.join('?' * len(rowids))})",
             rowids).fetchall())
         payloads = {int(r): p for r, t, u, p in rows if (t, u) == key}
+        if stale := [r for r in rowids if r not in payloads]:
+            # A row gone from the table or now another user's (neither happens through
+            # ``upsert`` or ``purge_user``, which keep the cache in step): never shown,
+            # and dropped from the cache so it stops counting in the user's statistics.
+            memory.remove(key, stale)
         return [Hit(from_payload(json.loads(payloads[r])), score) for r, score in found if r in payloads]
 
     async def _build(self, key: UserKey) -> None:
