@@ -42,7 +42,7 @@ def test_over_budget_the_user_searched_longest_ago_goes_first() -> None:
         cache.start_empty(("t", user))
         cache.apply(("t", user), [doc(1, "lake")])
     assert cache.search(("t", "a"), "content", ["lake"], (), 5) is None
-    assert cache.search(("t", "b"), "content", ["lake"], (), 5) == [(1, cache.search(("t", "b"), "content", ["lake"], (), 5)[0][1])]  # type: ignore[index]
+    assert [r for r, _ in cache.search(("t", "b"), "content", ["lake"], (), 5) or []] == [1]
     roomy = MemoryBm25(1 << 30)
     for user in ("a", "b"):
         roomy.start_empty(("t", user))

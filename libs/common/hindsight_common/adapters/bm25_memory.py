@@ -279,11 +279,6 @@ class MemoryBm25:
         self._lock = threading.Lock()
         self._users: dict[UserKey, _Entry] = {}
 
-    def ready(self, key: UserKey) -> bool:
-        with self._lock:
-            entry = self._users.get(key)
-            return entry is not None and entry.state is _State.READY
-
     def claim_build(self, key: UserKey) -> bool:
         """True once for a user that has no index yet: the caller builds it (``built``)
         and writes meanwhile are kept for it; False while it is building or ready."""
