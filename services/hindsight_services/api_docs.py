@@ -72,7 +72,9 @@ STATUS_DESCRIPTION = (
     "(`behind` is 0). The embedded server adds each consumer's `processed` and "
     "`dead_lettered` counts, and `text_memory`: the users whose BM25 postings its text index "
     "holds in memory (`users`), those being read in (`building`: FTS5 answers for them meanwhile), "
-    "their `documents` and about how many `bytes`. Top-level `caught_up`: every consumer is caught up, so every "
+    "their `documents` and about how many `bytes`; and `vector_memory`: the same for the users whose "
+    "vectors its Qdrant Edge shard holds in memory (`points` for documents), with `listing`: users whose "
+    "inverted lists are being built (their searches stay exact meanwhile). Top-level `caught_up`: every consumer is caught up, so every "
     "write acknowledged before the reading is visible to recall."
 )
 

@@ -66,15 +66,16 @@ async def _wait_caught_up(client: httpx.AsyncClient, timeout_s: float) -> None:
 
 async def _warm(client: httpx.AsyncClient, presets: Sequence[str], timeout_s: float = 600) -> None:
     """One unmeasured recall per preset (models loaded, caches filled), then, embedded,
-    until the text index holds the user's postings in memory: a data directory reopened
-    by this run has none until its first search, and FTS5 answers while they are read."""
+    until the text and vector indexes hold the user in memory: a data directory reopened
+    by this run has none until its first search, and the stores answer while it is read."""
     for name in presets:
         body = {"tenant": TENANT, "user": "user-0", "query": "warm up", "k": 10, "preset": name}
         (await client.post("/v1/recall", json=body)).raise_for_status()
     deadline = time.monotonic() + timeout_s
-    while ((await client.get("/v1/status")).json().get("text_memory") or {}).get("building"):
+    while any((status.get(name) or {}).get(state) for status in [(await client.get("/v1/status")).json()]
+              for name in ("text_memory", "vector_memory") for state in ("building", "listing")):
         if time.monotonic() > deadline:
-            raise TimeoutError("the text index did not finish reading the user into memory")
+            raise TimeoutError("the indexes did not finish reading the user into memory")
         await asyncio.sleep(0.2)
 
 

@@ -108,6 +108,12 @@ def _parser() -> argparse.ArgumentParser:
     rcb.add_argument("--data-dir", type=Path, default=None,
                      help="embedded: keep the loaded corpus here and reuse it in later runs")
     rcb.add_argument("--json", action="store_true")
+    vb = bsub.add_parser("vectors", help="one user's vector search: shard, in memory, exact, inverted lists")
+    vb.add_argument("--data-dir", type=Path, required=True,
+                    help="a data directory a `bench recall --data-dir` run loaded (read only)")
+    vb.add_argument("--queries", type=int, default=200)
+    vb.add_argument("--k", default="10,50,100", help="comma-separated top-k sizes")
+    vb.add_argument("--json", action="store_true")
     pb = bsub.add_parser("perf", help="ingest throughput, projection rate, freshness, recall latency, memory")
     pb.add_argument("--quick", action="store_true", help="small phases (well under 3 minutes), for CI")
     pb.add_argument("--sizes", default="10000,100000",

@@ -16,6 +16,18 @@ def run_bench(args: argparse.Namespace) -> int:
         return asyncio.run(_bench_locomo(args))
     if args.bench == "recall":
         return asyncio.run(_bench_recall(args))
+    if args.bench == "vectors":
+        from hindsight_services.bench_vectors import print_vector_bench, run_vector_bench
+
+        ks = sorted(set(_sizes(args.k)))
+        if args.queries < 1:
+            raise SystemExit("hindsight: --queries takes a positive number")
+        result = asyncio.run(run_vector_bench(args.data_dir, args.queries, ks))
+        if args.json:
+            print(json.dumps(result))
+        else:
+            print_vector_bench(result)
+        return 0
     if args.bench == "perf":
         return asyncio.run(_bench_perf(args))
     if args.bench == "ingest":

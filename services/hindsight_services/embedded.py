@@ -167,9 +167,10 @@ class EmbeddedRuntime:
         """The status document (``status.py``), with each consumer's counters."""
         extras = {c.group: {"processed": c.processed, "dead_lettered": c.dead_lettered} for c in self.consumers}
         document = await read_status(self.log, await self._parts.feeds(), extras)
-        stats = getattr(self.text, "memory_stats", None)
-        if callable(stats) and (memory := stats()) is not None:
-            document["text_memory"] = memory
+        for name, index in (("text_memory", self.text), ("vector_memory", self.vectors)):
+            stats = getattr(index, "memory_stats", None)
+            if callable(stats) and (memory := stats()) is not None:
+                document[name] = memory
         return document
 
     async def wait_caught_up(self, timeout_s: float = 60.0) -> None:

@@ -7,7 +7,11 @@ import json
 import sqlite3
 from pathlib import Path
 
+import pytest
+
+from hindsight_common.adapters import vector_memory
 from hindsight_services.bench_recall import MARKER, run_recall_bench
+from hindsight_services.bench_vectors import run_vector_bench
 from hindsight_common.streams import INTERACTIONS
 
 
@@ -33,3 +37,17 @@ async def test_a_kept_corpus_grows_by_the_turns_it_lacks_and_a_lost_answer_is_no
     (tmp_path / MARKER).write_text(json.dumps({"turns": 30}))
     await run_recall_bench([60], ["fast"], 2, data_dir=tmp_path)
     assert _turns(tmp_path) == after_60
+
+
+async def test_bench_vectors_compares_the_shard_memory_and_lists_on_a_kept_corpus(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    await run_recall_bench([400], ["fast"], 1, data_dir=tmp_path)
+    monkeypatch.setattr(vector_memory, "IVF_MIN", 100)  # lists over this small corpus
+    result = await run_vector_bench(tmp_path, 20, [5, 20])
+    assert result["points"] >= 400  # the turns, and what reflection drew from them
+    assert set(result["latency"]) == {"shard", "exact", "lists", "memory"}
+    assert all(row["p50_ms"] > 0 for row in result["latency"].values())
+    assert result["probe"] >= vector_memory.PROBE_MIN
+    assert set(result["lists_recall"]) == {"5", "20"} and min(result["lists_recall"].values()) >= 0.9
+    with pytest.raises(SystemExit, match="no vector index"):
+        await run_vector_bench(tmp_path / "empty", 1, [5])

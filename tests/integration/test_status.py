@@ -92,3 +92,6 @@ async def test_the_embedded_server_reports_every_consumer(app: App) -> None:
     memory = status["text_memory"]
     assert memory["users"] >= 1 and memory["building"] == 0 and memory["documents"] >= 2 and memory["bytes"] > 0
 
+    vectors = status["vector_memory"]  # and its vectors, held the same way
+    assert vectors["users"] >= 1 and vectors["building"] == 0 and vectors["listing"] == 0
+    assert vectors["points"] >= 2 and vectors["bytes"] > 0

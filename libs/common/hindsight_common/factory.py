@@ -147,7 +147,7 @@ def make_vector_index(settings: Settings, dim: int) -> VectorIndex:
     if settings.vector_backend == "qdrant_edge":
         from hindsight_common.adapters.qdrant_edge import QdrantEdgeIndex
 
-        return QdrantEdgeIndex(settings.vector_dir, dim)
+        return QdrantEdgeIndex(settings.vector_dir, dim, memory_bytes=settings.vector_memory_mb * 2**20)
     if settings.vector_backend == "qdrant":
         from hindsight_common.adapters.qdrant import QdrantIndex
 

@@ -250,6 +250,12 @@ class Settings(BaseSettings):
         description="Embedded text index: memory for in-memory BM25 postings of the users searched "
                     "(about 70 MB a user of 100,000 turns); 0: FTS5 scores every query.",
     )
+    vector_memory_mb: int = Field(
+        1024, ge=0,
+        description="Embedded vector index (Qdrant Edge): memory for the vectors of the users searched, "
+                    "searched there with NumPy (about 300 MB a user of 100,000 turns at 384 dimensions); "
+                    "0: the shard answers every search.",
+    )
     access_flush_s: float = Field(
         5.0, ge=0,
         description="How often query appends the batched MemoryAccessed counts; 0: not recorded.",

@@ -87,6 +87,12 @@ class _Shared(Generic[P]):
     async def close(self) -> None:
         await self.ref.current.close()
 
+    def memory_stats(self) -> dict[str, int] | None:
+        """The live index's in-memory per-user cache (``SqliteFtsIndex.memory_stats``,
+        ``QdrantEdgeIndex.memory_stats``); None for an index without one."""
+        stats = getattr(self.ref.current, "memory_stats", None)
+        return stats() if callable(stats) else None
+
 
 class LiveVectorIndex(_Shared[VectorIndex], VectorIndex):
     """``model``: the embedder the live version's vectors come from. A write of vectors
@@ -157,12 +163,6 @@ class LiveTextIndex(_Shared[TextIndex], TextIndex):
     async def get(self, tenant: str, ids: Sequence[str]) -> list[Document]:
         async with self.ref.using() as i:
             return await i.get(tenant, ids)
-
-    def memory_stats(self) -> dict[str, int] | None:
-        """The live index's in-memory BM25 cache (``SqliteFtsIndex.memory_stats``); None
-        for an index without one."""
-        stats = getattr(self.ref.current, "memory_stats", None)
-        return stats() if callable(stats) else None
 
 
 class LiveGraph(_Shared[GraphStore], GraphStore):

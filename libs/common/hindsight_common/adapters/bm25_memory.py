@@ -25,15 +25,14 @@ process runs starts with an empty, ready index.
 from __future__ import annotations
 
 import math
-import threading
-import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from enum import Enum
 
 import numpy as np
 import numpy.typing as npt
+
+from hindsight_common.adapters.user_cache import UserCache, UserKey
 
 K1 = 1.2
 B = 0.75
@@ -42,7 +41,6 @@ FIELDS = ("content", "context")
 _MAX_TF = np.iinfo(np.uint16).max
 _CHUNK = 2000  # documents gathered before their postings are written (bounds the lists held)
 
-UserKey = tuple[str, str]
 
 
 @dataclass(frozen=True)
@@ -258,124 +256,30 @@ class UserIndex:
         return int(2048 + self._entries * 8 + columns + len(self._slot_of) * 100 + terms * 250)
 
 
-class _State(Enum):
-    BUILDING = "building"
-    READY = "ready"
-
-
-@dataclass
-class _Entry:
-    state: _State
-    index: UserIndex
-    pending: list[tuple[str, list[IndexedDoc] | list[int]]]
-    used: float
-
-
-class MemoryBm25:
-    """The per-user indexes of one text index, under one lock, within a memory budget."""
+class MemoryBm25(UserCache[UserIndex]):
+    """The per-user BM25 indexes of one text index (see ``user_cache``)."""
 
     def __init__(self, budget_bytes: int) -> None:
-        self._budget = budget_bytes
-        self._lock = threading.Lock()
-        self._users: dict[UserKey, _Entry] = {}
-
-    def claim_build(self, key: UserKey) -> bool:
-        """True once for a user that has no index yet: the caller builds it (``built``)
-        and writes meanwhile are kept for it; False while it is building or ready."""
-        with self._lock:
-            if key in self._users:
-                return False
-            self._users[key] = _Entry(_State.BUILDING, UserIndex(), [], time.monotonic())
-            return True
-
-    def built(self, key: UserKey, index: UserIndex) -> None:
-        """The index a ``claim_build`` caller read from the table: the writes that came
-        meanwhile are applied on top (those it already read apply again, harmlessly)."""
-        with self._lock:
-            entry = self._users.get(key)
-            if entry is None or entry.state is not _State.BUILDING:
-                return  # purged or evicted while building
-            for op, items in entry.pending:
-                if op == "apply":
-                    index.apply(items)  # type: ignore[arg-type]
-                else:
-                    for rowid in items:
-                        index.remove(rowid)  # type: ignore[arg-type]
-            self._users[key] = _Entry(_State.READY, index, [], time.monotonic())
-            self._evict()
-
-    def abandon(self, key: UserKey) -> None:
-        """A build that failed: the next search claims it again."""
-        with self._lock:
-            entry = self._users.get(key)
-            if entry is not None and entry.state is _State.BUILDING:
-                del self._users[key]
-
-    def start_empty(self, key: UserKey) -> None:
-        """A user with nothing in the table yet: ready at once, filled by its writes."""
-        with self._lock:
-            self._users.setdefault(key, _Entry(_State.READY, UserIndex(), [], time.monotonic()))
-
-    def known(self, key: UserKey) -> bool:
-        with self._lock:
-            return key in self._users
+        super().__init__(budget_bytes, UserIndex)
 
     def apply(self, key: UserKey, docs: list[IndexedDoc]) -> None:
         """Writes to a user: applied when its index is ready, kept when it is building,
         ignored when it has none (it is read from the table when first searched)."""
-        self._write(key, "apply", docs)
+        self.write(key, lambda index: index.apply(docs))
 
     def remove(self, key: UserKey, rowids: list[int]) -> None:
-        self._write(key, "remove", rowids)
+        def change(index: UserIndex) -> None:
+            for rowid in rowids:
+                index.remove(rowid)
 
-    def _write(self, key: UserKey, op: str, items: list[IndexedDoc] | list[int]) -> None:
-        with self._lock:
-            entry = self._users.get(key)
-            if entry is None:
-                return
-            if entry.state is _State.BUILDING:
-                entry.pending.append((op, items))
-            elif op == "apply":
-                entry.index.apply(items)  # type: ignore[arg-type]
-                self._evict(keep=key)
-            else:
-                for rowid in items:
-                    entry.index.remove(rowid)  # type: ignore[arg-type]
-
-    def drop(self, key: UserKey) -> None:
-        with self._lock:
-            self._users.pop(key, None)
-
-    def drop_all(self) -> None:
-        with self._lock:
-            self._users.clear()
+        self.write(key, change, grows=False)
 
     def search(self, key: UserKey, field: str, terms: Sequence[str], types: Sequence[str],
                k: int) -> list[tuple[int, float]] | None:
         """The user's best (rowid, score); None when the user's index is not ready."""
-        with self._lock:
-            entry = self._users.get(key)
-            if entry is None or entry.state is not _State.READY:
-                return None
-            entry.used = time.monotonic()
-            return entry.index.search(field, terms, types, k)
+        return self.read(key, lambda index: index.search(field, terms, types, k))
 
     def stats(self) -> dict[str, int]:
-        with self._lock:
-            ready = [e for e in self._users.values() if e.state is _State.READY]
-            return {"users": len(ready), "building": len(self._users) - len(ready),
-                    "documents": sum(e.index.live for e in ready),
-                    "bytes": sum(e.index.nbytes() for e in ready)}
-
-    def _evict(self, keep: UserKey | None = None) -> None:
-        """Drop the users searched longest ago while over budget (never ``keep``, never
-        the last one: a single user larger than the budget still gets its index)."""
-        sizes = {k: e.index.nbytes() for k, e in self._users.items() if e.state is _State.READY}
-        total = sum(sizes.values())
-        for k in sorted(sizes, key=lambda k: self._users[k].used):
-            if total <= self._budget or len(sizes) <= 1:
-                break
-            if k == keep:
-                continue
-            total -= sizes.pop(k)
-            del self._users[k]
+        ready, building = self.ready_indexes()
+        return {"users": len(ready), "building": building,
+                "documents": sum(i.live for i in ready), "bytes": sum(i.nbytes() for i in ready)}

@@ -15,6 +15,8 @@ import qdrant_edge as qe
 
 from hindsight_common.adapters.position_file import read_position, write_position
 from hindsight_common.adapters.shard_guard import ShardGuard
+from hindsight_common.adapters.user_cache import UserKey
+from hindsight_common.adapters.vector_memory import MemoryVectors, UserVectors, VectorPoint, plan_lists, unit
 from hindsight_common.documents import dense_vector, from_payload, in_order, uuid_ids, vector_payload
 from hindsight_common.errors import ProjectionError
 from hindsight_common.ports.log import Position
@@ -29,6 +31,7 @@ _KEYWORD_FIELDS = ("tenant", "user", "session", "agent", "type", "speaker")
 # 2-core development machine), so the 35 keys of a document were most of an upsert's CPU.
 _TOP_LEVEL = (*_KEYWORD_FIELDS, "ts", "id", "embedding_model")
 _DOCUMENT = "document"
+_BUILD_BATCH = 2048  # points a build reads from the shard at a time
 
 
 def point_payload(doc: Document, model: str) -> dict[str, Any]:
@@ -67,6 +70,12 @@ def scope_filter(scope: Scope) -> qe.Filter:
     return qe.Filter(must=must)
 
 
+def user_filter(tenant: str, user: str) -> qe.Filter:
+    """Every point of one user of one tenant."""
+    return qe.Filter(must=[qe.FieldCondition(key="tenant", match=qe.MatchValue(tenant)),
+                           qe.FieldCondition(key="user", match=qe.MatchValue(user))])
+
+
 def finish_rewrite(shard_dir: Path) -> None:
     """Complete or undo a purge's rewrite that a crash interrupted: a new shard not yet
     swapped in is dropped (the purge runs again: its SubjectErased is redelivered, the
@@ -81,10 +90,24 @@ def finish_rewrite(shard_dir: Path) -> None:
     shutil.rmtree(old_dir, ignore_errors=True)
 
 
-class QdrantEdgeIndex(VectorIndex):
-    """Vectors and payloads in a Qdrant Edge shard under ``directory``."""
+def _memory_scoped(scope: Scope) -> bool:
+    """A scope the in-memory vectors can answer: one user, no session or agent filter."""
+    return bool(scope.user) and scope.session is None and scope.agent is None
 
-    def __init__(self, directory: Path, dim: int) -> None:
+
+class QdrantEdgeIndex(VectorIndex):
+    """Vectors and payloads in a Qdrant Edge shard under ``directory``.
+
+    ``memory_bytes`` > 0: the searches of one user are answered from an in-memory copy
+    of that user's vectors (``vector_memory``) once it is read from the shard, within
+    that budget for all users together; the shard answers until then, and any scope
+    with a session or agent filter."""
+
+    def __init__(self, directory: Path, dim: int, *, memory_bytes: int = 0) -> None:
+        self._memory = MemoryVectors(memory_bytes, dim) if memory_bytes > 0 else None
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._planning: set[UserKey] = set()
+        self._with_points: set[UserKey] = set()
         self._dir = directory
         self._shard_dir = directory / "shard"
         self._position_path = directory / "position.json"
@@ -115,8 +138,7 @@ class QdrantEdgeIndex(VectorIndex):
         does not drop them), so the shard is rewritten without the user: every other
         point copied into a new shard, which then replaces the old one (see
         ``finish_rewrite`` for a crash in between)."""
-        where = qe.Filter(must=[qe.FieldCondition(key="tenant", match=qe.MatchValue(tenant)),
-                                qe.FieldCondition(key="user", match=qe.MatchValue(user))])
+        where = user_filter(tenant, user)
 
         def rewrite() -> int:
             with self._write_lock:
@@ -149,9 +171,13 @@ class QdrantEdgeIndex(VectorIndex):
                 return gone
 
         try:
-            return await asyncio.to_thread(rewrite)
+            gone = await asyncio.to_thread(rewrite)
         except Exception as e:
             raise ProjectionError(f"Qdrant Edge purge failed: {e}") from e
+        if self._memory is not None:
+            self._memory.drop((tenant, user))
+        self._with_points.discard((tenant, user))
+        return gone
 
     def _read(self, method: str, *args: Any) -> Any:
         with self._guard.reading():
@@ -168,19 +194,135 @@ class QdrantEdgeIndex(VectorIndex):
             for item in items
         ]
 
+        memory = self._memory
+
         def write() -> None:
             with self._write_lock:
+                users = {(i.document.tenant, i.document.user) for i in items}
+                fresh = memory.fresh(users, self._with_points, lambda key: bool(self._shard.count(
+                    qe.CountRequest(filter=user_filter(*key), exact=True)))) if memory else set()
                 if points:
                     self._shard.update(qe.UpdateOperation.upsert_points(points))
                 self._shard.flush()
                 write_position(self._position_path, position)
+                if memory is not None:
+                    self._remember(memory, fresh, items)
 
         try:
             await asyncio.to_thread(write)
         except Exception as e:
             raise ProjectionError(f"Qdrant Edge upsert failed: {e}") from e
 
+    @staticmethod
+    def _remember(memory: MemoryVectors, fresh: set[UserKey], items: Sequence[Embedded]) -> None:
+        """After the write: the points into the in-memory vectors that hold their users."""
+        for key in fresh:
+            memory.start_empty(key)
+        per_user: dict[UserKey, list[VectorPoint]] = {}
+        for item in items:
+            d = item.document
+            key = (d.tenant, d.user)
+            if key in per_user or memory.known(key):
+                per_user.setdefault(key, []).append(
+                    VectorPoint(d.id, unit(item.vector), d.type, d.speaker, d.occurred_at.timestamp()))
+        for key, batch in per_user.items():
+            memory.apply(key, batch)
+
+    def memory_stats(self) -> dict[str, int] | None:
+        """The in-memory vectors: users ready and building, those whose inverted lists are
+        being built (``listing``: their searches stay exact meanwhile), points, bytes
+        (None: off)."""
+        if self._memory is None:
+            return None
+        return {**self._memory.stats(), "listing": len(self._planning)}
+
+    def _start(self, job: Any) -> None:
+        task = asyncio.get_running_loop().create_task(job)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _memory_search(self, scope: Scope, vector: Sequence[float], k: int) -> list[Hit] | None:
+        """The search served from the user's in-memory vectors; None when it cannot be
+        (see ``_memory_scoped``; not read yet: the first such search starts the read)."""
+        memory = self._memory
+        if memory is None or not _memory_scoped(scope):
+            return None
+        key = (scope.tenant, str(scope.user))
+        query = unit(vector)
+        since = scope.since.timestamp() if scope.since is not None else None
+        until = scope.until.timestamp() if scope.until is not None else None
+
+        def find(index: UserVectors) -> tuple[list[tuple[str, float]], bool]:
+            found = index.search(query, k, types=scope.types, speakers=scope.speakers, since=since, until=until)
+            return found, index.wants_lists()
+
+        answer = await asyncio.to_thread(memory.read, key, find)
+        if answer is None:
+            if memory.claim_build(key):
+                self._start(self._build(key))
+            return None
+        found, wants_lists = answer
+        if wants_lists:
+            self._plan_soon(key)
+        if not found:
+            return []
+        docs = {d.id: d for d in await self.get(scope.tenant, [i for i, _ in found])}
+        if stale := [i for i, _ in found if i not in docs or (docs[i].tenant, docs[i].user) != key]:
+            memory.remove(key, stale)  # gone from the shard some other way: never shown
+        return [Hit(docs[i], score) for i, score in found if i in docs and i not in stale]
+
+    async def _build(self, key: UserKey) -> None:
+        """Read one user's vectors from the shard into a new in-memory index."""
+        assert self._memory is not None
+        where = user_filter(*key)
+        index = self._memory.empty()
+
+        def read() -> UserVectors:
+            offset: Any = None
+            while True:
+                records, offset = self._guarded(lambda: self._shard.scroll(qe.ScrollRequest(
+                    offset=offset, limit=_BUILD_BATCH, filter=where,
+                    with_payload=["id", "type", "speaker", "ts"], with_vector=True)))
+                batch = []
+                for r in records:
+                    p, v = r.payload or {}, dense_vector(r.vector)
+                    if v is not None:
+                        batch.append(VectorPoint(str(p["id"]), unit(v), str(p.get("type") or ""),
+                                                 p.get("speaker"), float(p.get("ts") or 0.0)))
+                index.apply(batch)
+                if offset is None:
+                    return index
+
+        if await self._memory.build(key, asyncio.to_thread(read), "vectors") is not None:
+            if self._memory.read(key, lambda i: i.wants_lists()):
+                self._plan_soon(key)
+
+    def _plan_soon(self, key: UserKey) -> None:
+        if key not in self._planning:
+            self._planning.add(key)
+            self._start(self._plan(key))
+
+    async def _plan(self, key: UserKey) -> None:
+        """Build the user's inverted lists in a worker thread, then adopt them."""
+        assert self._memory is not None
+        try:
+            snapshot = self._memory.read(key, lambda index: index.snapshot())
+            if snapshot is None:
+                return
+            started = asyncio.get_running_loop().time()
+            plan = await asyncio.to_thread(plan_lists, *snapshot)
+            await asyncio.to_thread(self._memory.write, key, lambda index: index.adopt_lists(plan))
+            log.info("inverted lists of a user's vectors ready: %d lists over %d points in %.1f s",
+                     len(plan.centroids), plan.rows, asyncio.get_running_loop().time() - started)
+        except Exception:
+            log.exception("building a user's inverted lists failed; its searches stay exact")
+        finally:
+            self._planning.discard(key)
+
     async def search(self, scope: Scope, vector: Sequence[float], k: int) -> list[Hit]:
+        served = await self._memory_search(scope, vector, k)
+        if served is not None:
+            return served
         request = qe.QueryRequest(
             limit=k,
             query=qe.Query.Nearest(list(vector)),
@@ -258,6 +400,11 @@ class QdrantEdgeIndex(VectorIndex):
         return await asyncio.to_thread(self._guarded, scan)
 
     async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._memory is not None:
+            self._memory.drop_all()
         if not self._closed:
             self._closed = True
             with self._write_lock:

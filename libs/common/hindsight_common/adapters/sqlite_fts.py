@@ -16,7 +16,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from hindsight_common.adapters.bm25_memory import IndexedDoc, MemoryBm25, UserIndex, UserKey
+from hindsight_common.adapters.bm25_memory import IndexedDoc, MemoryBm25, UserIndex
+from hindsight_common.adapters.user_cache import UserKey
 from hindsight_common.documents import from_payload, to_payload
 from hindsight_common.adapters.sqlite_db import SqliteDb, SqliteProjectionTables, record_position
 from hindsight_common.adapters.sqlite_purge import purge_text
@@ -177,7 +178,8 @@ class SqliteFtsIndex(SqliteProjectionTables, TextIndex):
             written: list[tuple[UserKey, int, str, str, str]] = []
             db.execute("BEGIN IMMEDIATE")
             try:
-                fresh = self._fresh_users(db, {(r[1], r[2]) for r in rows}) if memory else set()
+                fresh = memory.fresh({(r[1], r[2]) for r in rows}, self._with_rows, lambda key: bool(db.execute(
+                    "SELECT 1 FROM docs WHERE tenant=? AND user=? LIMIT 1", key).fetchone())) if memory else set()
                 for *doc, body, ctx, scope in rows:
                     rowid = db.execute(
                         "INSERT INTO docs (id, tenant, user, session, agent, type, ts, payload) "
@@ -203,20 +205,6 @@ class SqliteFtsIndex(SqliteProjectionTables, TextIndex):
                 self._remember(memory, fresh, written)
 
         await self._run(tx)
-
-    def _fresh_users(self, db: sqlite3.Connection, users: set[UserKey]) -> set[UserKey]:
-        """Of ``users``, those with no row yet (their in-memory index starts empty and
-        ready); the others are read from the table when first searched."""
-        assert self._memory is not None
-        fresh = set()
-        for key in users - self._with_rows:
-            if self._memory.known(key):
-                continue
-            if db.execute("SELECT 1 FROM docs WHERE tenant=? AND user=? LIMIT 1", key).fetchone():
-                self._with_rows.add(key)
-            else:
-                fresh.add(key)
-        return fresh
 
     @staticmethod
     def _remember(memory: MemoryBm25, fresh: set[UserKey],
@@ -285,7 +273,6 @@ class SqliteFtsIndex(SqliteProjectionTables, TextIndex):
     async def _build(self, key: UserKey) -> None:
         """Read one user's rows from the table into a new in-memory index."""
         assert self._memory is not None
-        started = asyncio.get_running_loop().time()
 
         def read(db: sqlite3.Connection) -> UserIndex:
             index = UserIndex()
@@ -295,18 +282,7 @@ class SqliteFtsIndex(SqliteProjectionTables, TextIndex):
             index.apply(_indexed(*row) for row in rows)
             return index
 
-        try:
-            index = await self._sqlite.read(read)
-        except asyncio.CancelledError:
-            self._memory.abandon(key)
-            raise
-        except Exception:
-            self._memory.abandon(key)  # the next search tries again
-            log.exception("building the in-memory BM25 index of a user failed; FTS5 keeps answering")
-            return
-        self._memory.built(key, index)
-        log.info("in-memory BM25 index of a user ready: %d documents in %.1f s",
-                 index.live, asyncio.get_running_loop().time() - started)
+        await self._memory.build(key, self._sqlite.read(read), "BM25 postings")
 
     async def search(self, scope: Scope, query: str, k: int, *, field: TextField = "content") -> list[Hit]:
         match = fts_query(query)
