@@ -119,3 +119,12 @@ def test_a_replaced_point_is_found_once_with_its_new_vector() -> None:
     hits = index.search(unit(x[50]), 2)
     assert {i for i, _ in hits} == {"5", "50"}
     assert [i for i, _ in index.search(unit(x[5]), 100)].count("5") == 1
+
+
+def test_the_in_memory_vectors_keep_blas_to_one_thread() -> None:
+    # An OpenBLAS helper thread spins after every product: a core burnt per search.
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    with threadpool_limits(limits=2, user_api="blas"):
+        vector_memory.MemoryVectors(2**20, DIM)
+        assert {i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"} == {1}

@@ -20,6 +20,13 @@ lists of an inverted file (spherical k-means) whose centroids are nearest the qu
 
 The shard stays the durable copy and still holds the payloads: a search here returns
 point ids and scores, the adapter reads the documents of those ids from the shard.
+
+NumPy's BLAS (OpenBLAS) runs a product over two threads, and its helper thread then spins
+for tens of milliseconds waiting for more work: one 17,800-row product and a pause cost
+38 ms of CPU instead of 4 on the 2-core development machine, so every search burnt most of
+a core that the other recall paths needed. ``MemoryVectors`` therefore limits the
+process's BLAS to one thread (threadpoolctl); Hindsight does no other large BLAS work in
+the serving process (the models run on ONNX Runtime, which has its own threads).
 """
 
 from __future__ import annotations
@@ -30,6 +37,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
+from threadpoolctl import threadpool_limits
 
 from hindsight_common.adapters.user_cache import UserCache, UserKey
 
@@ -180,8 +188,9 @@ class UserVectors:
         passing = mask if mask is not None else self._alive[:n]
         if self._centroids is None or n < IVF_MIN:
             slots = np.flatnonzero(passing)
-            scores = self._mat[:n] @ query if len(slots) == n else self._mat[slots] @ query
-            return self._top(slots, scores, k)
+            if len(slots) * 4 < n:  # a few rows: gathering them costs less than the product
+                return self._top(slots, self._mat[slots] @ query, k)
+            return self._top(slots, (self._mat[:n] @ query)[slots], k)
         if mask is not None and (picked := np.flatnonzero(mask)).size <= EXACT_MAX:
             return self._top(picked, self._mat[picked] @ query, k)
         return self._probe(query, k, passing)
@@ -308,6 +317,7 @@ class MemoryVectors(UserCache[UserVectors]):
 
     def __init__(self, budget_bytes: int, dim: int) -> None:
         super().__init__(budget_bytes, lambda: UserVectors(dim))
+        threadpool_limits(limits=1, user_api="blas")  # for the process: see the module docstring
 
     def apply(self, key: UserKey, points: list[VectorPoint]) -> None:
         self.write(key, lambda index: index.apply(points))
