@@ -2,14 +2,15 @@
 
 Qdrant Edge answers a filtered search by scoring every point that passes the filter,
 inside the binding and holding the GIL: at one user's 100,000 turns (about 178,000
-points) that is ~28 ms a search, during which no other path
+points) that is 28–45 ms a search on the 2-core machines, during which no other path
 of the same recall runs. Here a user's vectors are one float32 matrix; NumPy's matrix
 products release the GIL, and past ``IVF_MIN`` points the search scans only the
 lists of an inverted file (spherical k-means) whose centroids are nearest the query.
 
 - Exact below ``IVF_MIN`` points, and whenever the scope's filters (types, speakers, a
-  time range) leave at most ``EXACT_MAX`` points: those rows are gathered and scored
-  all. The scores are the shard's (cosine: dot products of unit vectors).
+  time range) leave at most ``EXACT_MAX`` points: every passing point is scored (a few
+  gathered, most through one product over the whole matrix). The scores are the shard's
+  (cosine: dot products of unit vectors).
 - Approximate above: the ``probe`` lists nearest the query (``PROBE_SHARE`` of them,
   at least ``PROBE_MIN``), every point of them scored exactly, plus the points written
   since the lists were built (the tail, scanned whole). ``bench vectors`` measures
