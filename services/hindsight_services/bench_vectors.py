@@ -1,4 +1,4 @@
-"""``hindsight bench vectors``: the embedded vector search of one user, three ways.
+"""``hindsight bench vectors``: the embedded vector search of one user, four ways.
 
 Over the corpus a ``bench recall --data-dir`` run left (its one user), with the recall
 bench's questions embedded as queries:
@@ -25,13 +25,12 @@ from typing import Any
 from threadpoolctl import threadpool_limits
 
 from hindsight_common.adapters.qdrant_edge import QdrantEdgeIndex
-from hindsight_common.adapters.vector_memory import UserVectors, VectorPoint, plan_lists, unit
+from hindsight_common.adapters.vector_memory import plan_lists, unit
 from hindsight_common.bench import synthetic
 from hindsight_common.bench.locomo import percentile
 from hindsight_common.factory import make_embedder
 from hindsight_common.ports.projection import Scope
 from hindsight_common.settings import Settings
-from hindsight_services.bench import Progress
 from hindsight_services.bench_recall import TENANT
 
 USER = "user-0"
@@ -55,15 +54,8 @@ async def run_vector_bench(data_dir: Path, queries: int, ks: Sequence[int]) -> d
 
     shard = QdrantEdgeIndex(settings.vector_dir, embedder.dim)
     try:
-        ids = await shard.ids(TENANT)
-        index = UserVectors(embedder.dim)
         started = time.perf_counter()
-        bar = Progress("reading vectors", len(ids))
-        for first in range(0, len(ids), 4096):
-            chunk = ids[first:first + 4096]
-            vectors = await shard.vectors(TENANT, chunk)
-            index.apply(VectorPoint(i, unit(vectors[i]), "", None, 0.0) for i in chunk if i in vectors)
-            bar.advance(len(chunk))
+        index = await asyncio.to_thread(shard.read_user, TENANT, USER)  # what the adapter reads in
         out.update(points=index.live, read_s=round(time.perf_counter() - started, 1),
                    memory_mb=round(index.nbytes() / 2**20, 1))
         timings: dict[str, list[float]] = {"shard": [], "exact": [], "lists": []}

@@ -11,13 +11,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-import numpy as np
 import qdrant_edge as qe
 
 from hindsight_common.adapters.position_file import read_position, write_position
 from hindsight_common.adapters.shard_guard import ShardGuard
 from hindsight_common.adapters.user_cache import UserKey
-from hindsight_common.adapters.vector_memory import MemoryVectors, UserVectors, VectorPoint, plan_lists, unit
+from hindsight_common.adapters.vector_memory import (
+    MemoryVectors, UserVectors, VectorPoint, plan_lists, unit, unit_rows)
 from hindsight_common.documents import dense_vector, from_payload, in_order, uuid_ids, vector_payload
 from hindsight_common.errors import ProjectionError
 from hindsight_common.ports.log import Position
@@ -105,6 +105,7 @@ class QdrantEdgeIndex(VectorIndex):
     with a session or agent filter."""
 
     def __init__(self, directory: Path, dim: int, *, memory_bytes: int = 0) -> None:
+        self._dim = dim
         self._memory = MemoryVectors(memory_bytes, dim) if memory_bytes > 0 else None
         self._tasks: set[asyncio.Task[None]] = set()
         self._planning: set[UserKey] = set()
@@ -272,32 +273,33 @@ class QdrantEdgeIndex(VectorIndex):
             memory.remove(key, stale)  # gone from the shard some other way: never shown
         return [Hit(docs[i], score) for i, score in found if i in docs and i not in stale]
 
+    def read_user(self, tenant: str, user: str) -> UserVectors:
+        """One user's vectors and filtered keys, read from the shard into a new in-memory
+        index (blocking: run it in a worker thread)."""
+        index = UserVectors(self._dim)
+        where = user_filter(tenant, user)
+        offset: Any = None
+        while True:
+            records, offset = self._guarded(lambda: self._shard.scroll(qe.ScrollRequest(
+                offset=offset, limit=_BUILD_BATCH, filter=where,
+                with_payload=["id", "type", "speaker", "ts"], with_vector=True)))
+            # Only dense vectors of the index's size (all Hindsight writes), converted and
+            # normalised per batch: per point, that was most of the read's time.
+            dense = [r for r in records if isinstance(r.vector, list) and len(r.vector) == self._dim]
+            if dense:
+                index.apply(
+                    VectorPoint(str(p["id"]), row, str(p.get("type") or ""), p.get("speaker"),
+                                float(p.get("ts") or 0.0))
+                    for r, row in zip(dense, unit_rows([r.vector for r in dense]), strict=True)
+                    for p in [r.payload or {}])
+            if offset is None:
+                return index
+
     async def _build(self, key: UserKey) -> None:
         """Read one user's vectors from the shard into a new in-memory index."""
         assert self._memory is not None
-        where = user_filter(*key)
-        index = self._memory.empty()
-
-        def read() -> UserVectors:
-            offset: Any = None
-            while True:
-                records, offset = self._guarded(lambda: self._shard.scroll(qe.ScrollRequest(
-                    offset=offset, limit=_BUILD_BATCH, filter=where,
-                    with_payload=["id", "type", "speaker", "ts"], with_vector=True)))
-                # Only dense vectors of the index's size (all Hindsight writes), converted
-                # and normalised per batch: per point, that was most of the read's time.
-                dense = [r for r in records if isinstance(r.vector, list) and len(r.vector) == index.dim]
-                if dense:
-                    matrix = np.asarray([r.vector for r in dense], dtype=np.float32)
-                    matrix /= np.maximum(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-12)
-                    index.apply(
-                        VectorPoint(str(p["id"]), row, str(p.get("type") or ""), p.get("speaker"),
-                                    float(p.get("ts") or 0.0))
-                        for r, row in zip(dense, matrix, strict=True) for p in [r.payload or {}])
-                if offset is None:
-                    return index
-
-        if await self._memory.build(key, asyncio.to_thread(read), "vectors") is not None:
+        read = asyncio.to_thread(self.read_user, *key)
+        if await self._memory.build(key, read, "vectors") is not None:
             if self._memory.read(key, lambda i: i.wants_lists()):
                 self._plan_soon(key)
 

@@ -15,7 +15,7 @@ lists of an inverted file (spherical k-means) whose centroids are nearest the qu
   at least ``PROBE_MIN``), every point of them scored exactly, plus the points written
   since the lists were built (the tail, scanned whole). ``bench vectors`` measures
   what this finds of the exact top k.
-- The lists are rebuilt off the serving thread (``UserVectors.plan_lists`` outside any
+- The lists are rebuilt off the serving thread (``plan_lists`` outside any
   lock, ``adopt_lists`` under it) when the tail outgrows ``TAIL_SHARE`` of the user's
   points.
 
@@ -35,6 +35,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -52,6 +53,7 @@ _SAMPLE_PER_LIST = 64
 _CHUNK = 16_384
 
 F32 = npt.NDArray[np.float32]
+_COLUMNS = ("_mat", "_ts", "_type", "_speaker", "_alive")  # one row per slot each
 
 
 @dataclass(frozen=True)
@@ -79,6 +81,14 @@ def unit(vector: Sequence[float] | F32) -> F32:
     v = np.asarray(vector, dtype=np.float32)
     norm = float(np.linalg.norm(v))
     return v / norm if norm > 0 else v
+
+
+def unit_rows(vectors: Sequence[Any]) -> F32:
+    """``unit`` of each row, converted and normalised as one matrix (a zero row stays zero)."""
+    m = np.asarray(vectors, dtype=np.float32).reshape(len(vectors), -1)
+    norms = np.linalg.norm(m, axis=1, keepdims=True)
+    np.divide(m, norms, out=m, where=norms > 0)
+    return m
 
 
 class _Codes:
@@ -124,7 +134,7 @@ class UserVectors:
         if need <= capacity:
             return
         size = max(need, capacity + capacity // 4, 1024)  # 1.25×: the matrix is most of a user's bytes
-        for name in ("_mat", "_ts", "_type", "_speaker", "_alive"):
+        for name in _COLUMNS:
             old = getattr(self, name)
             new = np.zeros((size, *old.shape[1:]), dtype=old.dtype)
             new[: self._n] = old[: self._n]
@@ -157,7 +167,7 @@ class UserVectors:
         self._compact_if_sparse()
 
     def nbytes(self) -> int:
-        arrays = sum(a.nbytes for a in (self._mat, self._ts, self._type, self._speaker, self._alive))
+        arrays = sum(getattr(self, name).nbytes for name in _COLUMNS)
         return int(4096 + arrays + len(self._ids) * 120)
 
     # -- search ----------------------------------------------------------------------
@@ -271,7 +281,7 @@ class UserVectors:
         """Keep only the ``keep`` slots, in that order: the listed ones first (``counts``
         of them per list), then the tail."""
         size = len(keep) + max(1024, len(keep) // 8)
-        for name in ("_mat", "_ts", "_type", "_speaker", "_alive"):
+        for name in _COLUMNS:
             old = getattr(self, name)
             new = np.zeros((size, *old.shape[1:]), dtype=old.dtype)
             new[: len(keep)] = old[keep]
