@@ -26,6 +26,7 @@ from hindsight_common.factory import (
     make_access_counts,
     make_effect_audit,
     make_embedder,
+    make_embedder_for,
     make_embedding_cache,
     make_graph_store,
     make_llm,
@@ -57,6 +58,7 @@ from hindsight_services.consolidate import wiring as consolidate_wiring
 from hindsight_services.embed import wiring as embed_wiring
 from hindsight_services.project import wiring as project_wiring
 from hindsight_services.query.handler import Query
+from hindsight_services.rebuild.follow import FollowingEmbedder, ModelFollower
 from hindsight_services.rebuild.live import LiveEmbedder, LiveGraph, LiveTextIndex, LiveVectorIndex
 from hindsight_services.reflect import wiring as reflect_wiring
 from hindsight_services.status import Positioned
@@ -79,15 +81,23 @@ class Parts:
     ``vectors_where`` and ``vectors_remedy`` name the vector index and what to run when it
     holds another embedder's vectors (the start-up check, ``embedder_check``). ``live`` puts
     the embedder and the projections behind swappable references (``rebuild/live.py``), so
-    that an online rebuild can switch a running process to new versions.
+    that an online rebuild can switch a running process to new versions. ``follow`` (the
+    cluster's processes) keeps the embedder on the model the live vector index records,
+    read at start and before each embed batch or query (``rebuild/follow.py``);
+    ``make_embedder`` builds the embedder of a model id for it (default:
+    ``factory.make_embedder_for``).
     """
 
     def __init__(
         self, settings: Settings, log: EventLog, *, embedder: Embedder | None = None,
         reranker: Reranker | None = None, presets: Mapping[str, Preset] = PRESETS,
         vectors_where: str = "the vector index", vectors_remedy: str = CLUSTER_REMEDY, live: bool = False,
+        follow: bool = False, make_embedder: Callable[[str], Embedder] | None = None,
     ) -> None:
         self.live = live
+        self.follow = follow
+        self.follower: ModelFollower | None = None  # set by vectors() when following
+        self._make_for = make_embedder or (lambda model: make_embedder_for(settings, model))
         self.settings = settings
         self.log = log
         self.presets = presets
@@ -115,7 +125,7 @@ class Parts:
         """The embedder, loaded (one embedding made) before it is returned."""
         if self._embedder is None:
             self._embedder = make_embedder(self.settings)
-        if self.live and not isinstance(self._embedder, LiveEmbedder):
+        if (self.live or self.follow) and not isinstance(self._embedder, LiveEmbedder):
             self._embedder = LiveEmbedder(self._embedder)
         if not self._embedder_ready:  # once: every service asks for the embedder
             await self._embedder.embed(["warm up"])
@@ -135,8 +145,12 @@ class Parts:
         """The vector index, checked to hold the embedder's vectors only (EmbedderMismatch)."""
         if self._vectors is None:
             embedder = await self.embedder()
-            vectors = make_vector_index(self.settings, embedder.dim)
+            vectors = make_vector_index(self.settings, embedder.dim, embedder.model_id)
             try:
+                if self.follow:
+                    assert isinstance(embedder, LiveEmbedder)
+                    self.follower = ModelFollower(vectors, embedder, self._make_for)
+                    await self.follower.follow()  # a re-embedded index: its model, not the configured one
                 await check_vectors_model(vectors, embedder.model_id, where=self._where, remedy=self._remedy)
             except BaseException:
                 await vectors.close()
@@ -203,8 +217,10 @@ class Parts:
 
 
 async def embed(parts: Parts) -> Consumer:
-    return embed_wiring.consumer(parts.log, await parts.embedder(), await parts.vectors(), parts.settings,
-                                 parts.embedding_cache, parts.effect_audit)
+    vectors = await parts.vectors()
+    follow = parts.follower.follow if parts.follower is not None else None
+    return embed_wiring.consumer(parts.log, await parts.embedder(), vectors, parts.settings,
+                                 parts.embedding_cache, parts.effect_audit, follow)
 
 
 async def project(parts: Parts) -> Consumer:
@@ -244,8 +260,10 @@ async def query(parts: Parts) -> Query:
     """The gateway's reads: recall over the projections, browsing, session context. Its
     access recorder is started here and flushed when ``parts`` close."""
     integrity = parts.integrity  # before the models load: fail fast without keys
-    embedder = await parts.embedder()
+    embedder: Embedder = await parts.embedder()
     vectors = await parts.vectors()
+    if parts.follower is not None:
+        embedder = FollowingEmbedder(parts.follower)
     reranker = await parts.reranker()
     recorder = parts.access_recorder = AccessRecorder(parts.log, parts.settings.access_flush_s)
     parts.on_close(recorder.stop)  # closed first: its last flush goes out before the log closes

@@ -162,7 +162,7 @@ def create_service_app(service: str, settings: Settings) -> FastAPI:
         parts["log"] = event_log
         audit.start()
         closers.append(audit.stop)  # closers run in reverse: its last batch goes out first
-        composed = compose.Parts(settings, event_log)
+        composed = compose.Parts(settings, event_log, follow=True)
         closers.append(composed.close)
         consumer = await _start(service, composed, parts)
         if consumer is not None:

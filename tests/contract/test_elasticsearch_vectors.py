@@ -18,6 +18,7 @@ import pytest
 from elastic_transport import HttpxAsyncHttpNode
 from elasticsearch import AsyncElasticsearch
 
+from hindsight_common.adapters.elasticsearch_versions import ElasticsearchVersions
 from hindsight_common.adapters.elasticsearch_vectors import (
     ElasticsearchVectorIndex,
     num_candidates,
@@ -26,6 +27,7 @@ from hindsight_common.ports.embedder import Embedder
 from hindsight_common.errors import ConfigurationError, ProjectionError
 from hindsight_common.factory import make_vector_index
 from hindsight_common.ports.projection import Embedded, Scope
+from hindsight_common.projection_versions import data_name, staging_alias
 from hindsight_common.settings import Settings
 from tests.contract.projection_contract import VectorContract, docs
 from tests.servers import server_url
@@ -202,6 +204,51 @@ class TestElasticsearchVectors(VectorContract):
         opened.append(other)
         with pytest.raises(ProjectionError, match=rf"{DIM}-dimensional.*rebuild"):
             await other.count("t1")
+
+    async def test_an_index_made_for_a_model_follows_its_alias_and_refuses_other_models(
+        self, es_url: str, alias: str, raw: AsyncElasticsearch, opened: list[ElasticsearchVectorIndex],
+    ) -> None:
+        """What a re-embedding in the cluster rests on: the model is read through the
+        alias now (not remembered), and the old model's vectors never land in the new
+        model's version."""
+        rng = np.random.default_rng(5)
+        first, second = docs()[0], docs()[1]
+        live = ElasticsearchVectorIndex(es_url, DIM, alias=alias, refresh_interval=FAST_REFRESH, model="model-a")
+        opened.append(live)
+        await live.upsert([Embedded(first, _unit(rng), "model-a")], {"s#0": 1})
+        assert await live.live_model() == "model-a"
+        with pytest.raises(ProjectionError, match=r"\['model-b'\].*'model-a'"):
+            await live.upsert([Embedded(second, _unit(rng), "model-b")], {"s#0": 2})
+        assert [d.id for d in await live.get("t1", [first.id, second.id])] == [first.id]
+        assert await live.position() == {"s#0": 1}  # nothing recorded for the refused batch
+
+        # A rebuild fills version 2 for model-b and moves the alias onto it.
+        new = ElasticsearchVectorIndex(es_url, DIM, alias=staging_alias(alias, 2),
+                                       refresh_interval=FAST_REFRESH, model="model-b")
+        opened.append(new)
+        await new.upsert([Embedded(d, _unit(rng), "model-b") for d in (first, second)], {"s#0": 2})
+        versions = ElasticsearchVersions(es_url, alias)
+        try:
+            await versions.swap(2)
+        finally:
+            await versions.close()
+        assert await live.live_model() == "model-b"  # the same object, read through the alias
+        with pytest.raises(ProjectionError, match="re-embedding"):
+            await live.upsert([Embedded(first, _unit(rng), "model-a")], {"s#0": 3})
+        await live.upsert([Embedded(first, _unit(rng), "model-b")], {"s#0": 3})
+        stored = await raw.search(index=data_name(alias, 2), query={"exists": {"field": "tenant"}},
+                                  source_includes=["embedding_model"])
+        assert {h["_source"]["embedding_model"] for h in stored["hits"]["hits"]} == {"model-b"}
+        assert await new.other_models("model-b") == (0, [])
+
+    async def test_an_index_made_without_a_model_records_none_and_takes_any(
+        self, index: ElasticsearchVectorIndex,
+    ) -> None:
+        rng = np.random.default_rng(6)
+        await index.upsert([Embedded(docs()[0], _unit(rng), "model-a")], {"s#0": 1})
+        assert await index.live_model() is None
+        await index.upsert([Embedded(docs()[1], _unit(rng), "model-b")], {"s#0": 2})
+        assert await index.other_models("model-a") == (1, ["model-b"])
 
     async def test_bulk_errors_are_projection_errors(self, index: ElasticsearchVectorIndex) -> None:
         good, bad = docs()[0], docs()[1]

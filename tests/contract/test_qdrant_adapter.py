@@ -23,8 +23,9 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
-from qdrant_client import AsyncQdrantClient
+from qdrant_client import AsyncQdrantClient, models
 
 from hindsight_common.ports.embedder import Embedder
 from hindsight_common.adapters.qdrant import QdrantIndex
@@ -35,6 +36,11 @@ from hindsight_common.settings import Settings
 from tests.contract.projection_contract import VectorContract, docs
 
 DIM = 384
+
+
+def _unit(rng: np.random.Generator) -> list[float]:
+    v = rng.standard_normal(DIM)
+    return [float(x) for x in v / np.linalg.norm(v)]
 
 
 class TestQdrantLocalMode(VectorContract):
@@ -109,6 +115,43 @@ class TestQdrantLocalMode(VectorContract):
         opened.append(other)
         with pytest.raises(ProjectionError, match="rebuild"):
             await other.count("t1")
+
+    async def test_a_collection_made_for_a_model_follows_its_alias_and_refuses_other_models(
+        self, store: str, opened: list[QdrantIndex],
+    ) -> None:
+        """As the Elasticsearch adapter: the model is read through the alias now, and
+        the old model's vectors never land in the new model's collection. (Local mode
+        holds one client per directory, so the swap is made with the adapter's own.)"""
+        rng = np.random.default_rng(5)
+        first, second = docs()[0], docs()[1]
+        live = QdrantIndex(DIM, path=store, model="model-a")
+        opened.append(live)
+        await live.upsert([Embedded(first, _unit(rng), "model-a")], {"s#0": 1})
+        assert await live.live_model() == "model-a"
+        with pytest.raises(ProjectionError, match=r"\['model-b'\].*'model-a'"):
+            await live.upsert([Embedded(second, _unit(rng), "model-b")], {"s#0": 2})
+        assert await live.position() == {"s#0": 1}
+
+        client = live._client  # the test's boundary: what a rebuild's swap does on a server
+        await client.create_collection("hindsight_vectors_v2_v1", metadata={"embedding_model": "model-b"},
+                                       vectors_config=models.VectorParams(size=DIM, distance=models.Distance.COSINE))
+        await client.update_collection_aliases([
+            models.DeleteAliasOperation(delete_alias=models.DeleteAlias(alias_name="hindsight_vectors")),
+            models.CreateAliasOperation(create_alias=models.CreateAlias(
+                collection_name="hindsight_vectors_v2_v1", alias_name="hindsight_vectors"))])
+        assert await live.live_model() == "model-b"
+        with pytest.raises(ProjectionError, match="re-embedding"):
+            await live.upsert([Embedded(first, _unit(rng), "model-a")], {"s#0": 3})
+        await live.upsert([Embedded(second, _unit(rng), "model-b")], {"s#0": 3})
+        moved = await client.retrieve("hindsight_vectors_v2_v1", [second.id], with_payload=True)
+        assert [r.payload["embedding_model"] for r in moved if r.payload] == ["model-b"]
+
+    async def test_a_collection_made_without_a_model_records_none_and_takes_any(self, index: QdrantIndex) -> None:
+        rng = np.random.default_rng(6)
+        await index.upsert([Embedded(docs()[0], _unit(rng), "model-a")], {"s#0": 1})
+        assert await index.live_model() is None
+        await index.upsert([Embedded(docs()[1], _unit(rng), "model-b")], {"s#0": 2})
+        assert await index.other_models("model-a") == (1, ["model-b"])
 
     async def test_driver_errors_become_projection_errors(self, index: QdrantIndex) -> None:
         not_a_uuid = Embedded(replace(docs()[0], id="not-a-uuid"), [0.1] * DIM)

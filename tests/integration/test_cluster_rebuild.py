@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import TypeVar
 
 from hindsight_common.adapters.elasticsearch_versions import ElasticsearchVersions
 from hindsight_common.adapters.neo4j_graph import Neo4jGraph
@@ -28,6 +30,7 @@ from hindsight_services.rebuild.embedded import RebuildRequest
 from hindsight_services.verify import verify
 from tests.integration.test_cluster_verify import _settings
 
+T = TypeVar("T")
 TENANT = "rebuild-cluster"
 START = datetime(2024, 5, 1, 10, tzinfo=UTC)
 SAID = ["I adopted a greyhound called Pixel", "Pixel loves Brighton beach", "Bob visited Lisbon with Carla",
@@ -38,6 +41,47 @@ def _turn(user: str, n: int, content: str) -> InteractionRecorded:
     at = START + timedelta(minutes=n)
     return InteractionRecorded(tenant=TENANT, user=user, session=f"{user}-s1", speaker=user.title(), role="user",
                                content=content, occurred_at=at, recorded_at=at)
+
+
+class Traffic:
+    """A reader that searches in a loop (``answered``: whether the answer had hits) and a
+    writer that appends up to ``writes`` turns of the user "writer", while some work runs."""
+
+    def __init__(self, log: EventLog, answered: Callable[[], Awaitable[bool]], writes: int) -> None:
+        self._log = log
+        self._answered = answered
+        self._writes = writes
+        self.failures: list[str] = []
+        self.written: list[str] = []
+        self.searched = 0
+        self._done = asyncio.Event()
+
+    async def during(self, work: Awaitable[T]) -> T:
+        traffic = [asyncio.create_task(self._read()), asyncio.create_task(self._write())]
+        try:
+            return await work
+        finally:
+            self._done.set()
+            await asyncio.gather(*traffic)
+
+    async def _read(self) -> None:
+        while not self._done.is_set():
+            try:
+                if not await self._answered():
+                    self.failures.append("an empty answer")
+            except Exception as e:  # the test's boundary: every failed search is recorded
+                self.failures.append(f"{type(e).__name__}: {e}")
+            self.searched += 1
+            await asyncio.sleep(0.05)
+
+    async def _write(self) -> None:
+        n = 0
+        while not self._done.is_set() and n < self._writes:
+            event = _turn("writer", 100 + n, f"Writer note {n} about the harbour")
+            await self._log.append(INTERACTIONS, [event])
+            self.written.append(str(event.event_id))
+            n += 1
+            await asyncio.sleep(0.3)
 
 
 async def test_rebuild_all_while_the_cluster_serves(tmp_path: Path, embedder: Embedder) -> None:
@@ -65,37 +109,14 @@ async def test_rebuild_all_while_the_cluster_serves(tmp_path: Path, embedder: Em
 
         before = await answers()
         assert all(before)
-        failures: list[str] = []
-        written: list[str] = []
-        searched = 0
-        done = asyncio.Event()
 
-        async def read_loop() -> None:
-            nonlocal searched
-            while not done.is_set():
-                try:
-                    if not all(await answers()):
-                        failures.append("an empty answer")
-                except Exception as e:  # the test's boundary: every failed search is recorded
-                    failures.append(f"{type(e).__name__}: {e}")
-                searched += 1
-                await asyncio.sleep(0.05)
+        async def answered() -> bool:
+            return all(await answers())
 
-        async def write_loop() -> None:
-            n = 0
-            while not done.is_set() and n < 60:  # bounded: each new text is embedded twice on 2 shared cores
-                event = _turn("writer", 100 + n, f"Writer note {n} about the harbour")
-                await log.append(INTERACTIONS, [event])
-                written.append(str(event.event_id))
-                n += 1
-                await asyncio.sleep(0.3)
-
-        traffic = [asyncio.create_task(read_loop()), asyncio.create_task(write_loop())]
-        try:
-            result = await rebuild_cluster(settings, RebuildRequest(("vector", "text", "graph"), drop_old=True))
-        finally:
-            done.set()
-            await asyncio.gather(*traffic)
+        traffic = Traffic(log, answered, writes=60)  # bounded: each new text is embedded twice on 2 shared cores
+        result = await traffic.during(rebuild_cluster(
+            settings, RebuildRequest(("vector", "text", "graph"), drop_old=True)))
+        searched, failures, written = traffic.searched, traffic.failures, traffic.written
         assert result["versions"] == {"vector": 2, "text": 2, "graph": 2}, result
         assert searched > 0 and failures == []
         assert written

@@ -110,6 +110,33 @@ def make_embedder(settings: Settings) -> Embedder:
     raise ConfigurationError(f"unknown embedder {settings.embedder!r}")
 
 
+EMBEDDERS = ("bge-small-en", "minilm")  # the values of HINDSIGHT_EMBEDDER
+
+
+def embedder_model_id(name: str) -> str:
+    """The model id the embedder ``name`` records with its vectors (loads no model)."""
+    if name == "bge-small-en":
+        from hindsight_common.adapters.onnx_embedder import MODEL_ID
+
+        return MODEL_ID
+    if name == "minilm":
+        from hindsight_common.adapters.minilm import MODEL_ID as MINILM_ID
+
+        return MINILM_ID
+    raise ConfigurationError(f"unknown embedder {name!r} (known: {', '.join(EMBEDDERS)})")
+
+
+def make_embedder_for(settings: Settings, model: str) -> Embedder:
+    """The embedder that makes ``model``'s vectors (a model id an index records).
+    Raises ConfigurationError when no embedder of this build makes it."""
+    for name in EMBEDDERS:
+        if embedder_model_id(name) == model:
+            return make_embedder(settings.model_copy(update={"embedder": name}))
+    raise ConfigurationError(
+        f"the live vector index was made with {model!r}, which no embedder of this build makes "
+        f"(HINDSIGHT_EMBEDDER: {', '.join(EMBEDDERS)}); rebuild it with one of them")
+
+
 def make_embedding_cache(settings: Settings) -> EmbeddingCache | None:
     """Where computed vectors are kept for reuse; None with ``HINDSIGHT_EMBEDDING_CACHE=false``."""
     if not settings.embedding_cache:
@@ -143,7 +170,9 @@ def make_reranker(settings: Settings) -> Reranker | None:
     raise ConfigurationError(f"unknown reranker {settings.reranker!r}")
 
 
-def make_vector_index(settings: Settings, dim: int) -> VectorIndex:
+def make_vector_index(settings: Settings, dim: int, model: str | None = None) -> VectorIndex:
+    """``model``: the embedder's model id, recorded by a cluster index it creates (Qdrant
+    collection metadata, Elasticsearch mapping ``_meta``), which the services follow."""
     if settings.vector_backend == "qdrant_edge":
         from hindsight_common.adapters.qdrant_edge import QdrantEdgeIndex
 
@@ -158,7 +187,7 @@ def make_vector_index(settings: Settings, dim: int) -> VectorIndex:
             )
         # No I/O here: the adapter creates its collection and alias on first use.
         return QdrantIndex.from_location(
-            settings.qdrant_url, dim, collection=settings.qdrant_collection
+            settings.qdrant_url, dim, collection=settings.qdrant_collection, model=model
         )
     if settings.vector_backend == "elasticsearch":
         from hindsight_common.adapters.elasticsearch_vectors import ElasticsearchVectorIndex
@@ -171,7 +200,7 @@ def make_vector_index(settings: Settings, dim: int) -> VectorIndex:
             )
         # No I/O here: the adapter creates its index and alias on first use.
         return ElasticsearchVectorIndex(
-            url, dim, alias=settings.elasticsearch_vector_index
+            url, dim, alias=settings.elasticsearch_vector_index, model=model
         )
     raise ConfigurationError(f"unknown vector backend {settings.vector_backend!r}")
 

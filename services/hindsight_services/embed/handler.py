@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 
 from hindsight_common.documents import documents_of, last_states
 from hindsight_common.embedding_cache import CachedEmbedder
@@ -17,10 +17,14 @@ _PAGE = 500
 
 
 class Embed:
-    def __init__(self, embedder: Embedder, index: VectorIndex, audit: EffectAudit | None = None) -> None:
+    def __init__(self, embedder: Embedder, index: VectorIndex, audit: EffectAudit | None = None,
+                 follow: Callable[[], Awaitable[None]] | None = None) -> None:
+        """``follow``: awaited before each batch; in the cluster it switches ``embedder``
+        to the live vector version's model (``rebuild/follow.py``)."""
         self._embedder = embedder
         self._index = index
         self._audit = audit  # notes each applied record once the upsert succeeded
+        self._follow = follow
 
     async def purge(self, tenant: str, user: str) -> None:
         """An erased user's vectors and payloads (``hindsight_common/erasure.py``), and their
@@ -37,6 +41,8 @@ class Embed:
         """Idempotent: a redelivered event overwrites its own point (same id). A forgotten
         memory keeps its content (re-typed "forgotten", see ``documents_of``), looked up
         in this index; so does a quarantined item (re-typed "quarantined")."""
+        if self._follow is not None:
+            await self._follow()  # before the model id is read (the cache keys by it)
         docs = last_states(await documents_of(records, self._index.get))
         vectors = await self._embedder.embed([d.search_text for d in docs])
         model = self._embedder.model_id

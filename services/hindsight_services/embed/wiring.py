@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 from hindsight_common.consumer import Consumer
 from hindsight_common.embedding_cache import CachedEmbedder
 from hindsight_common.ports.effects import EffectAudit
@@ -21,10 +23,12 @@ STREAMS = (INTERACTIONS, MEMORIES, CONTROL)  # control: SubjectErased
 def consumer(
     log: EventLog, embedder: Embedder, index: VectorIndex, settings: Settings,
     cache: EmbeddingCache | None = None, audit: EffectAudit | None = None,
+    follow: Callable[[], Awaitable[None]] | None = None,
 ) -> Consumer:
     """With ``cache``, documents embedded before (same text, same model) are not embedded
-    again; with ``audit``, each applied record is noted (``ports/effects.py``)."""
-    embed = Embed(CachedEmbedder(embedder, cache) if cache is not None else embedder, index, audit)
+    again; with ``audit``, each applied record is noted (``ports/effects.py``); ``follow``
+    runs before each batch (the cluster's ``ModelFollower.follow``)."""
+    embed = Embed(CachedEmbedder(embedder, cache) if cache is not None else embedder, index, audit, follow)
     return Consumer(
         log,
         GROUP,

@@ -10,9 +10,13 @@ aliases; the services follow without a restart.
   (``adapters/neo4j_graph.py``; readers resolve it within a second).
 
 Resumable: an unfinished version (an index or namespace newer than the live one) is
-filled further from the position it holds, never started again. ``--embedder`` with
-another model than the services' is refused here (the live embed and query services
-would keep embedding with their configured model).
+filled further from the position it holds, never started again.
+
+Re-embedding (``--embedder NAME``): the new vector version is created for that model
+(the index records it) and filled by it; without ``--embedder`` it is made for the model
+the live version records (else ``HINDSIGHT_EMBEDDER``), so a rebuild after a re-embedding
+keeps the new model. The embed and query services follow the live version's model by
+themselves after the swap (``follow.py``); nothing is restarted.
 """
 
 from __future__ import annotations
@@ -25,12 +29,14 @@ from typing import Protocol
 from hindsight_common.errors import ConfigurationError
 from hindsight_common.factory import (
     make_embedder,
+    make_embedder_for,
     make_embedding_cache,
     make_graph_store,
     make_log,
     make_text_index,
     make_vector_index,
 )
+from hindsight_common.ports.embedder import Embedder
 from hindsight_common.projection_versions import staging_alias
 from hindsight_common.settings import Settings
 from hindsight_services.rebuild.embedded import RebuildRequest
@@ -144,20 +150,40 @@ async def _neo4j(settings: Settings) -> tuple[Versioned, Settings]:
     return Versioned("graph", live, target, swap, drop_old, alias.close), new
 
 
+async def _new_model(settings: Settings, request: RebuildRequest) -> Embedder:
+    """The embedder of the new vector version: ``--embedder``, else the live version's
+    recorded model, else ``HINDSIGHT_EMBEDDER``. Loads nothing."""
+    if request.embedder:
+        return make_embedder(settings.model_copy(update={"embedder": request.embedder}))
+    configured = make_embedder(settings)
+    live = make_vector_index(settings, configured.dim)
+    try:
+        recorded = await live.live_model()
+    finally:
+        await live.close()
+    return make_embedder_for(settings, recorded) if recorded else configured
+
+
 async def rebuild_cluster(settings: Settings, request: RebuildRequest,
-                          on_progress: Callable[[Progress], None] | None = None) -> dict[str, object]:
-    if request.embedder and request.embedder != settings.embedder:
-        raise ConfigurationError(
-            "--embedder with another model than HINDSIGHT_EMBEDDER is not supported in the cluster yet: the "
-            "live embed and query services would keep using their configured model")
+                          on_progress: Callable[[Progress], None] | None = None, *,
+                          embedder: Embedder | None = None) -> dict[str, object]:
+    """``embedder``: the new vector version's embedder, instead of the one ``request``
+    names (tests)."""
     plans: list[Versioned] = []
     stores = NewVersions()
-    embedder = None
     if "vector" in request.projections:
         versioned, at = await _aliased(settings, "vector")
         plans.append(versioned)
-        embedder = make_embedder(settings)
-        stores = NewVersions(vectors=make_vector_index(at, embedder.dim), embedder=embedder)
+        embedder = embedder or await _new_model(settings, request)
+        vectors = make_vector_index(at, embedder.dim, embedder.model_id)
+        stores = NewVersions(vectors=vectors, embedder=embedder)
+        # An unfinished version resumed keeps the model it was started with.
+        if (made_for := await vectors.live_model()) not in (None, embedder.model_id):
+            await vectors.close()
+            await versioned.close()
+            raise ConfigurationError(
+                f"version {versioned.target} of the vector projection was started with {made_for!r}, not "
+                f"{embedder.model_id!r}: finish it with the same --embedder, or delete it and start again")
     if "text" in request.projections:
         versioned, at = await _aliased(settings, "text")
         plans.append(versioned)

@@ -133,6 +133,10 @@ class LiveVectorIndex(_Shared[VectorIndex], VectorIndex):
         async with self.ref.using() as i:
             return await i.other_models(model)
 
+    async def live_model(self) -> str | None:
+        async with self.ref.using() as i:
+            return await i.live_model()
+
 
 class LiveTextIndex(_Shared[TextIndex], TextIndex):
     def __init__(self, inner: TextIndex) -> None:

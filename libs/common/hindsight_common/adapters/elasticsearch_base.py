@@ -7,7 +7,9 @@ Layout (one index for every tenant; the tenant is a filter, enforced by the adap
 - the data lives in a versioned index, ``<alias>_v<N>``, reached through an alias,
   ``<alias>``, so a rebuild can fill ``_v<N+1>`` and swap the alias atomically. Every
   read and write goes through the alias (writes with ``require_alias``, so a missing
-  alias never auto-creates a stray index). On first use :class:`AliasedIndex` creates
+  alias never auto-creates a stray index), except a vector write to an index that
+  records its model, which names the index the model was read from
+  (``ElasticsearchVectorIndex.upsert``). On first use :class:`AliasedIndex` creates
   ``_v<N>`` together with its alias in one request; when the alias exists it is used as
   it is (moving it is the rebuild's job).
 - the log position is kept in the same index, one reserved document per position key
@@ -169,10 +171,12 @@ class AliasedIndex:
                     self._verify(await self._live_properties())
                 self._ready_flag = True
 
-    async def bulk(self, what: str, operations: list[dict[str, Any]], refresh: str) -> None:
-        """Send bulk ``operations``; any failed item is a ProjectionError naming the first."""
+    async def bulk(self, what: str, operations: list[dict[str, Any]], refresh: str,
+                   require_alias: bool = True) -> None:
+        """Send bulk ``operations``; any failed item is a ProjectionError naming the first.
+        ``require_alias=False`` for operations aimed at a concrete index (``live_index``)."""
         response = await self.call(what, lambda: self.client.bulk(
-            operations=operations, refresh=refresh, require_alias=True))
+            operations=operations, refresh=refresh, require_alias=require_alias))
         if not response["errors"]:
             return
         failed = [item for entry in response["items"] for item in entry.values()
@@ -185,25 +189,27 @@ class AliasedIndex:
             f"{error.get('reason')}"
         )
 
-    async def write_position(self, position: Position) -> None:
+    async def write_position(self, position: Position, index: str | None = None) -> None:
         """Record ``position``, keeping the highest offset per key: a redelivered older
-        batch must not move it back. Call after the data, so it is never ahead of it."""
+        batch must not move it back. Call after the data, so it is never ahead of it;
+        ``index``: the concrete index the data went to (default: the alias)."""
         if not position:
             return
+        target = index or self.alias
         # A realtime get sees the last write without a refresh. (No scripted max: the
         # integ-test distribution has no painless.)
         ids = {key: _POSITION_ID + key for key in position}
         response = await self.call("read position", lambda: self.client.mget(
-            index=self.alias, ids=list(ids.values()), source_includes=["offset"]))
+            index=target, ids=list(ids.values()), source_includes=["offset"]))
         current = {d["_id"]: int(d["_source"]["offset"]) for d in response["docs"] if d.get("found")}
         operations: list[dict[str, Any]] = []
         for key, offset in position.items():
             if offset > current.get(ids[key], -1):
-                operations += [{"index": {"_index": self.alias, "_id": ids[key]}},
+                operations += [{"index": {"_index": target, "_id": ids[key]}},
                                {_META_FIELD: _POSITION, "position_key": key, "offset": int(offset)}]
         if operations:
             # No refresh wait: position() refreshes before it reads, and mget is realtime.
-            await self.bulk("write position", operations, refresh="false")
+            await self.bulk("write position", operations, refresh="false", require_alias=index is None)
 
     async def position(self) -> Position:
         """The recorded log position (empty when none)."""
@@ -330,6 +336,15 @@ class AliasedIndex:
         except ProjectionError as e:
             log.warning("cannot add fields %s to %s (rebuild it into a new version): %s",
                         sorted(missing), self.alias, e)
+
+    async def live_index(self) -> tuple[str, dict[str, Any]]:
+        """The index the alias points at now, and its mapping's ``_meta`` (empty when
+        none), read in one call."""
+        await self.ready()
+        response = await self.call("read mapping", lambda: self.client.indices.get_mapping(
+            index=self.alias))
+        [(name, index)] = response.body.items()  # the alias points at one index
+        return str(name), dict(index["mappings"].get("_meta") or {})
 
     async def _live_properties(self) -> dict[str, Any]:
         response = await self.call("read mapping", lambda: self.client.indices.get_mapping(

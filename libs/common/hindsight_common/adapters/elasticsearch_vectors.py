@@ -18,6 +18,10 @@ similarity, and the tests compare it with numpy's. The price is 4 bytes per dime
 the HNSW graph's memory instead of 1. The dimension and similarity of an existing index
 are checked on first use; a mismatch needs a rebuild into a new ``_v<N>``.
 
+An index created with ``model`` records it in its mapping's ``_meta``
+(``embedding_model``): the embed and query services read it to follow a re-embedding
+rebuild (``live_model``), and writes of another model's vectors are refused.
+
 Search is a top-level ``knn`` with the scope as its ``filter``: Elasticsearch applies it
 while it walks the graph (not after), so a scope with few matching documents still gets
 its nearest ones.
@@ -45,6 +49,7 @@ from hindsight_common.ports.log import Position
 from hindsight_common.ports.projection import Document, Embedded, Hit, Scope, VectorIndex
 
 DEFAULT_ALIAS = "hindsight_vectors"
+MODEL_META = "embedding_model"  # the mapping's _meta key naming the model an index was made for
 # Candidates each shard gathers from the HNSW graph before the best k are kept: more
 # means better recall for more work. 4k, at least 100, at most the server's limit.
 _MIN_CANDIDATES = 100
@@ -85,6 +90,7 @@ class ElasticsearchVectorIndex(VectorIndex):
         replicas: int = 0,
         refresh_interval: str = "1s",
         timeout_s: float = DEFAULT_TIMEOUT_S,
+        model: str | None = None,
     ) -> None:
         self._dim = dim
         self._alias = alias
@@ -97,7 +103,8 @@ class ElasticsearchVectorIndex(VectorIndex):
             kind="vector index",
             settings={"number_of_shards": shards, "number_of_replicas": replicas,
                       "refresh_interval": refresh_interval},
-            mappings=mappings({"vector": vector, "embedding_model": {"type": "keyword"}}),
+            mappings={**mappings({"vector": vector, "embedding_model": {"type": "keyword"}}),
+                      **({"_meta": {MODEL_META: model}} if model else {})},
             timeout_s=timeout_s,
             verify=self._verify,
         )
@@ -106,15 +113,33 @@ class ElasticsearchVectorIndex(VectorIndex):
     # -- the port -------------------------------------------------------------
 
     async def upsert(self, items: Sequence[Embedded], position: Position) -> None:
+        """In an index that records its model (``live_model``), vectors of another model
+        are refused (ProjectionError: the consumer embeds the batch again once it has
+        followed the swap), and the batch goes to the index the model was read from, not
+        through the alias: a swap between the read and the write leaves it in the old
+        version, which the rebuild's drain covers, never the old model's vectors in the
+        new one."""
         await self._es.ready()
+        index: str | None = None
         if items:
+            live, meta = await self._es.live_index()
+            if recorded := meta.get(MODEL_META):
+                if stale := sorted({item.model for item in items} - {recorded}):
+                    raise ProjectionError(
+                        f"vectors of {stale} offered to Elasticsearch index {live} ({self._alias}), "
+                        f"which holds {recorded!r} vectors (a re-embedding swapped it): embed them again")
+                index = live
             # Turning every vector into a list of floats is CPU work: off the event loop.
-            operations = await asyncio.to_thread(_operations, self._alias, items)
+            operations = await asyncio.to_thread(_operations, index or self._alias, items)
             # refresh="wait_for", as in the text index: once this returns, search sees
             # the write (the projector acknowledges the log after it).
-            await self._es.bulk("write", operations, refresh="wait_for")
+            await self._es.bulk("write", operations, refresh="wait_for", require_alias=index is None)
         # After the data, so the recorded position is never ahead of it.
-        await self._es.write_position(position)
+        await self._es.write_position(position, index)
+
+    async def live_model(self) -> str | None:
+        model = (await self._es.live_index())[1].get(MODEL_META)
+        return str(model) if model else None
 
     async def search(self, scope: Scope, vector: Sequence[float], k: int) -> list[Hit]:
         if k <= 0:

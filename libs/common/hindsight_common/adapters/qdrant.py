@@ -6,9 +6,10 @@ Layout (one collection for every tenant; the tenant is a filter, enforced here):
   reached through an alias, ``<name>`` (``hindsight_vectors``), so a rebuild can fill
   ``_v2`` and swap the alias atomically (docs/architecture.md, "Rebuilding a
   projection"). Every read and write goes through the alias, so a running process
-  follows a swap. On the first start the adapter
-  creates ``_v<N>`` and the alias; when the alias already exists it is used as it is
-  (moving it is the rebuild's job, never the adapter's).
+  follows a swap, except a write to a collection that records its model (metadata
+  ``embedding_model``): it goes to the collection the model was read from (``upsert``).
+  On the first start the adapter creates ``_v<N>`` and the alias; when the alias already
+  exists it is used as it is (moving it is the rebuild's job, never the adapter's).
 - the log position is kept in the same collection, one reserved point per position key
   (``stream#partition``), so it moves with the data when the alias is swapped and a
   stateless process finds it again after a restart. Those points carry no ``tenant``
@@ -55,6 +56,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 DEFAULT_COLLECTION = "hindsight_vectors"
+MODEL_META = "embedding_model"  # the collection metadata key naming the model it was made for
 DEFAULT_TIMEOUT_S = 10.0
 
 _KEYWORD_FIELDS = ("tenant", "user", "session", "agent", "type", "speaker")
@@ -111,10 +113,12 @@ class QdrantIndex(VectorIndex):
         collection: str = DEFAULT_COLLECTION,
         version: int = 1,
         timeout_s: float = DEFAULT_TIMEOUT_S,
+        model: str | None = None,
     ) -> None:
         if sum((url is not None, path is not None, in_memory)) != 1:
             raise ValueError("give exactly one of url=, path= or in_memory=True")
         self._dim = dim
+        self._model = model
         self._alias = collection
         self._versioned = f"{collection}_v{version}"
         self._timeout_s = timeout_s
@@ -143,35 +147,48 @@ class QdrantIndex(VectorIndex):
 
     @classmethod
     def from_location(
-        cls, location: str, dim: int, *, collection: str = DEFAULT_COLLECTION
+        cls, location: str, dim: int, *, collection: str = DEFAULT_COLLECTION, model: str | None = None,
     ) -> QdrantIndex:
         """``http(s)://...`` -> a server; ``:memory:`` -> local mode in memory;
         anything else -> local mode persisted in that directory."""
         if location.startswith(("http://", "https://")):
-            return cls(dim, url=location, collection=collection)
+            return cls(dim, url=location, collection=collection, model=model)
         if location == ":memory:":
-            return cls(dim, in_memory=True, collection=collection)
-        return cls(dim, path=location, collection=collection)
+            return cls(dim, in_memory=True, collection=collection, model=model)
+        return cls(dim, path=location, collection=collection, model=model)
 
     # -- the port -------------------------------------------------------------
 
     async def upsert(self, items: Sequence[Embedded], position: Position) -> None:
+        """In a collection that records its model, another model's vectors are refused
+        and the batch goes to that collection (see ``ElasticsearchVectorIndex.upsert``)."""
         target = await self._ready()
-        points = [
-            models.PointStruct(
-                id=item.document.id,
-                vector=[float(x) for x in item.vector],
-                payload=vector_payload(item.document, item.model),
-            )
-            for item in items
-        ]
+        if items:
+            collection, recorded = await self._live()
+            if recorded is not None and (stale := sorted({item.model for item in items} - {recorded})):
+                raise ProjectionError(f"vectors of {stale} offered to Qdrant collection {collection} ({self._alias}), "
+                                      f"which holds {recorded!r} vectors (a re-embedding swapped it): embed them again")
+            target = collection if recorded is not None else target
+        points = [models.PointStruct(id=item.document.id, vector=[float(x) for x in item.vector],
+                                     payload=vector_payload(item.document, item.model)) for item in items]
         if points:
-            await self._call(
-                "upsert",
-                lambda: self._client.upsert(collection_name=target, points=points, wait=True),
-            )
+            await self._call("upsert", lambda: self._client.upsert(collection_name=target, points=points, wait=True))
         # After the data, so the recorded position is never ahead of it.
         await self._record_position(target, position)
+
+    async def live_model(self) -> str | None:
+        return (await self._live())[1]
+
+    async def _live(self) -> tuple[str, str | None]:
+        """The collection the alias points at now and the model it records (None: none)."""
+        target = await self._ready()
+        collection = target
+        if target == self._alias:
+            aliases = await self._call("list aliases", self._client.get_aliases)
+            collection = next((a.collection_name for a in aliases.aliases if a.alias_name == target), target)
+        info = await self._call("get collection", lambda: self._client.get_collection(collection))
+        model = (getattr(info.config, "metadata", None) or {}).get(MODEL_META)
+        return collection, str(model) if model else None
 
     async def purge_user(self, tenant: str, user: str) -> int:
         target = await self._ready()
@@ -376,6 +393,7 @@ class QdrantIndex(VectorIndex):
                 lambda: self._client.create_collection(
                     collection_name=self._versioned,
                     vectors_config=models.VectorParams(size=self._dim, distance=models.Distance.COSINE),
+                    metadata={MODEL_META: self._model} if self._model else None,
                 ),
             )
         except ProjectionError as e:

@@ -186,6 +186,14 @@ class VectorIndex(Projection):
         embedder with this: vectors of two models in one index give wrong results.
         Raises ProjectionError."""
 
+    async def live_model(self) -> str | None:
+        """The embedder model the live version was made for, read now from the store
+        (cluster indexes record it when they are created, so a process can follow a
+        re-embedding swap: ``rebuild/follow.py``); None where nothing is recorded (an
+        index made before models were recorded, the embedded stores, whose model is in
+        ``versions.json``). Raises ProjectionError."""
+        return None
+
 
 class TextIndex(Projection):
     """Keyword (BM25) projection (SQLite FTS5 embedded, Elasticsearch in the cluster)."""
