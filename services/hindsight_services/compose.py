@@ -161,6 +161,13 @@ class Parts:
             self._vectors = vectors
         return self._vectors
 
+    async def query_embedder(self) -> Embedder:
+        """What recall embeds its queries with: following the live vector version's model
+        (at most a second old) when ``follow``, else the embedder itself."""
+        embedder = await self.embedder()
+        await self.vectors()  # builds the follower
+        return FollowingEmbedder(self.follower) if self.follower is not None else embedder
+
     # Each built on first access and kept (``cached_property``), its closer registered.
 
     @cached_property
@@ -260,10 +267,8 @@ async def query(parts: Parts) -> Query:
     """The gateway's reads: recall over the projections, browsing, session context. Its
     access recorder is started here and flushed when ``parts`` close."""
     integrity = parts.integrity  # before the models load: fail fast without keys
-    embedder: Embedder = await parts.embedder()
+    embedder = await parts.query_embedder()
     vectors = await parts.vectors()
-    if parts.follower is not None:
-        embedder = FollowingEmbedder(parts.follower)
     reranker = await parts.reranker()
     recorder = parts.access_recorder = AccessRecorder(parts.log, parts.settings.access_flush_s)
     parts.on_close(recorder.stop)  # closed first: its last flush goes out before the log closes

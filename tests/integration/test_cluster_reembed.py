@@ -48,8 +48,8 @@ async def test_re_embedding_while_the_cluster_serves_the_services_follow_the_new
         await _caught_up(log, [live])
         vectors = await query_parts.vectors()
         assert await vectors.live_model() == embedder.model_id  # recorded when the index was made
-        assert query_parts.follower is not None
-        queries = FollowingEmbedder(query_parts.follower)
+        queries = await query_parts.query_embedder()  # what compose.query gives recall
+        assert isinstance(queries, FollowingEmbedder)
         scope = Scope(tenant=TENANT, user="ann")
 
         async def answer() -> list[str]:
