@@ -10,8 +10,14 @@ recall quietly wrong, is the failure this prevents. Every vector records its mod
 
 from __future__ import annotations
 
-from hindsight_common.errors import ConfigurationError
-from hindsight_common.ports.projection import VectorIndex
+from collections.abc import Sequence
+
+from hindsight_common.errors import ConfigurationError, ProjectionError
+from hindsight_common.ports.projection import Embedded, VectorIndex
+
+# The key under which a cluster index records the model it was created for (Elasticsearch
+# mapping ``_meta``, Qdrant collection metadata): ``VectorIndex.live_model``.
+MODEL_META = "embedding_model"
 
 
 class EmbedderMismatch(ConfigurationError):
@@ -45,3 +51,11 @@ CLUSTER_REMEDY = (
     "hindsight-rebuild-embed Job, deploy/k8s/README.md \"Rebuild a projection\"), or set "
     "HINDSIGHT_EMBEDDER back to the embedder that made them."
 )
+
+
+def refuse_other_models(items: Sequence[Embedded], recorded: str, where: str) -> None:
+    """Raise ProjectionError when ``items`` hold vectors of another model than the one the
+    index ``where`` records (a re-embedding swapped it; the consumer embeds them again)."""
+    if stale := sorted({item.model for item in items} - {recorded}):
+        raise ProjectionError(f"vectors of {stale} offered to {where}, which holds {recorded!r} vectors "
+                              "(a re-embedding swapped it): embed them again")

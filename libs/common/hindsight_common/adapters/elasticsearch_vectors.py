@@ -44,12 +44,12 @@ from hindsight_common.adapters.elasticsearch_base import (
     scope_filter,
 )
 from hindsight_common.documents import from_payload
+from hindsight_common.embedder_check import MODEL_META, refuse_other_models
 from hindsight_common.errors import ProjectionError
 from hindsight_common.ports.log import Position
 from hindsight_common.ports.projection import Document, Embedded, Hit, Scope, VectorIndex
 
 DEFAULT_ALIAS = "hindsight_vectors"
-MODEL_META = "embedding_model"  # the mapping's _meta key naming the model an index was made for
 # Candidates each shard gathers from the HNSW graph before the best k are kept: more
 # means better recall for more work. 4k, at least 100, at most the server's limit.
 _MIN_CANDIDATES = 100
@@ -124,10 +124,7 @@ class ElasticsearchVectorIndex(VectorIndex):
         if items:
             live, meta = await self._es.live_index()
             if recorded := meta.get(MODEL_META):
-                if stale := sorted({item.model for item in items} - {recorded}):
-                    raise ProjectionError(
-                        f"vectors of {stale} offered to Elasticsearch index {live} ({self._alias}), "
-                        f"which holds {recorded!r} vectors (a re-embedding swapped it): embed them again")
+                refuse_other_models(items, str(recorded), f"Elasticsearch index {live} ({self._alias})")
                 index = live
             # Turning every vector into a list of floats is CPU work: off the event loop.
             operations = await asyncio.to_thread(_operations, index or self._alias, items)

@@ -47,6 +47,7 @@ from qdrant_client.http.exceptions import ApiException, UnexpectedResponse
 
 from hindsight_common.adapters.qdrant_filters import scope_filter, user_filter
 from hindsight_common.documents import dense_vector, from_payload, in_order, uuid_ids, vector_payload
+from hindsight_common.embedder_check import MODEL_META, refuse_other_models
 from hindsight_common.errors import ProjectionError
 from hindsight_common.ports.log import Position
 from hindsight_common.ports.projection import Document, Embedded, Hit, Scope, VectorIndex
@@ -56,7 +57,6 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 DEFAULT_COLLECTION = "hindsight_vectors"
-MODEL_META = "embedding_model"  # the collection metadata key naming the model it was made for
 DEFAULT_TIMEOUT_S = 10.0
 
 _KEYWORD_FIELDS = ("tenant", "user", "session", "agent", "type", "speaker")
@@ -165,10 +165,9 @@ class QdrantIndex(VectorIndex):
         target = await self._ready()
         if items:
             collection, recorded = await self._live()
-            if recorded is not None and (stale := sorted({item.model for item in items} - {recorded})):
-                raise ProjectionError(f"vectors of {stale} offered to Qdrant collection {collection} ({self._alias}), "
-                                      f"which holds {recorded!r} vectors (a re-embedding swapped it): embed them again")
-            target = collection if recorded is not None else target
+            if recorded is not None:
+                refuse_other_models(items, recorded, f"Qdrant collection {collection} ({self._alias})")
+                target = collection
         points = [models.PointStruct(id=item.document.id, vector=[float(x) for x in item.vector],
                                      payload=vector_payload(item.document, item.model)) for item in items]
         if points:
