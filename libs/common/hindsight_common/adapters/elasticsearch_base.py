@@ -32,6 +32,7 @@ from typing import Any, TypeVar
 from elastic_transport import HttpxAsyncHttpNode
 from elasticsearch import ApiError, AsyncElasticsearch, TransportError
 
+from hindsight_common.adapters.elasticsearch_expunge import deleted_documents, expunge
 from hindsight_common.documents import from_payload, in_order, to_payload
 from hindsight_common.errors import ProjectionError
 from hindsight_common.ports.log import Position
@@ -273,19 +274,17 @@ class AliasedIndex:
             after = hits[-1]["sort"]
 
     async def purge_user(self, tenant: str, user: str) -> int:
-        """Delete one user's documents, then make the deletion physical: flush (the
-        translog) and a force merge that expunges deleted documents from the segments
-        (otherwise they stay on disk until a merge happens to pick them). By id, in bulk,
-        rather than with _delete_by_query: that needs the reindex module, which a
-        minimal Elasticsearch (deploy/local) does not have."""
+        """Delete one user's documents, then make the deletion physical (see
+        :mod:`elasticsearch_expunge`: deleted documents otherwise stay in the segments and
+        the translog). By id, in bulk, rather than with _delete_by_query: that needs the
+        reindex module, which a minimal Elasticsearch (deploy/local) does not have. A
+        retry after a failed expunge finds no ids but still expunges what is left."""
         ids = await self._ids({"bool": {"filter": [{"term": {"tenant": tenant}}, {"term": {"user": user}}]}})
         for start in range(0, len(ids), _PAGE):
             await self.bulk("purge user", [{"delete": {"_index": self.alias, "_id": i}}
                                            for i in ids[start:start + _PAGE]], refresh="true")
-        if ids:
-            await self.call("flush", lambda: self.client.indices.flush(index=self.alias))
-            await self.call("expunge deletes", lambda: self.client.indices.forcemerge(
-                index=self.alias, only_expunge_deletes=True))
+        if ids or await deleted_documents(self):
+            await expunge(self)
         return len(ids)
 
     async def close(self) -> None:
