@@ -19,18 +19,23 @@ from neo4j import AsyncGraphDatabase
 from hindsight_common.adapters.neo4j_graph import Neo4jGraph
 from hindsight_common.adapters.sqlite_fts import SqliteFtsIndex
 from hindsight_common.adapters.sqlite_graph import SqliteGraph
+from hindsight_common.adapters.sqlite_key_vault import SqliteKeyVault
 from hindsight_common.errors import ConfigurationError, ProjectionError
 from hindsight_common.events import InteractionRecorded, MemoryExtracted, ReflectorInfo, serialize_event
 from hindsight_common.factory import make_graph_store
-from hindsight_common.ports.graph import GraphLinks
+from hindsight_common.ports.graph import GraphLinks, GraphStore
 from hindsight_common.ports.log import LogRecord
 from hindsight_common.ports.projection import Scope
+from hindsight_common.security.data_keys import DataKeys
+from hindsight_common.security.sealed_graph import SealedGraph
 from hindsight_common.settings import Settings
 from hindsight_common.streams import INTERACTIONS, MEMORIES
 from hindsight_services.project.handler import Project
 from hindsight_services.project.wiring import min_position, resume_position
 from tests.contract.graph_contract import ALL, I1, I2, I3, I4, M1, M2, GraphContract, Reopen, items
 from tests.servers import server_url
+
+MASTER = bytes(range(32))
 
 
 class TestSqliteGraph(GraphContract):
@@ -63,18 +68,43 @@ def neo4j_uri() -> str:
     return server_url("HINDSIGHT_NEO4J_URI", "Neo4j")
 
 
-class TestNeo4jGraph(GraphContract):
-    @pytest.fixture
-    async def namespace(self, neo4j_uri: str) -> AsyncIterator[str]:
-        ns = f"hindsight_test_{uuid.uuid4().hex[:12]}"
-        yield ns
-        cleaner = Neo4jGraph(neo4j_uri, namespace=ns)
-        try:
-            await cleaner.drop()
-            assert await cleaner.count("t1") == 0
-        finally:
-            await cleaner.close()
+@pytest.fixture
+async def namespace(neo4j_uri: str) -> AsyncIterator[str]:
+    ns = f"hindsight_test_{uuid.uuid4().hex[:12]}"
+    yield ns
+    cleaner = Neo4jGraph(neo4j_uri, namespace=ns)
+    try:
+        await cleaner.drop()
+        assert await cleaner.count("t1") == 0
+    finally:
+        await cleaner.close()
 
+
+class TestSealedNeo4jGraph(GraphContract):
+    """The cluster's graph as the factory builds it: Neo4j under the sealing wrapper."""
+
+    @pytest.fixture
+    async def opened(self) -> AsyncIterator[list[SealedGraph]]:
+        graphs: list[SealedGraph] = []
+        yield graphs
+        for graph in graphs:
+            await graph.close()
+
+    @pytest.fixture
+    def reopen(self, neo4j_uri: str, namespace: str, opened: list[SealedGraph], tmp_path: Path) -> Reopen:
+        async def again() -> SealedGraph:
+            opened.append(SealedGraph(Neo4jGraph(neo4j_uri, namespace=namespace),
+                                      DataKeys(SqliteKeyVault(tmp_path / "keys.sqlite3"), MASTER), lambda: MASTER))
+            return opened[-1]
+
+        return again
+
+    @pytest.fixture
+    async def graph(self, reopen: Reopen) -> GraphStore:
+        return await reopen()
+
+
+class TestNeo4jGraph(GraphContract):
     @pytest.fixture
     async def opened(self) -> AsyncIterator[list[Neo4jGraph]]:
         graphs: list[Neo4jGraph] = []
@@ -170,8 +200,13 @@ async def test_factory_builds_the_configured_graph_store(tmp_path: Path) -> None
         make_graph_store(Settings(data_dir=tmp_path, graph_backend="neo4j", neo4j_uri=None))
     neo = make_graph_store(Settings(data_dir=tmp_path, graph_backend="neo4j",
                                     neo4j_uri="bolt://127.0.0.1:7687", neo4j_namespace="ns_x"))
-    assert isinstance(neo, Neo4jGraph) and neo.namespace == "ns_x"
+    # The cluster's graph is sealed (security/sealed_graph.py) unless the log is not.
+    assert isinstance(neo, SealedGraph) and isinstance(neo.inner, Neo4jGraph) and neo.inner.namespace == "ns_x"
     await neo.close()  # never connected: nothing to release
+    plain = make_graph_store(Settings(data_dir=tmp_path, graph_backend="neo4j", seal_log=False,
+                                      neo4j_uri="bolt://127.0.0.1:7687"))
+    assert isinstance(plain, Neo4jGraph)
+    await plain.close()
 
 
 def test_resume_from_the_lesser_position() -> None:

@@ -22,6 +22,7 @@ from aiokafka.admin.config_resource import ConfigResource, ConfigResourceType
 
 from hindsight_common.adapters.kafka_log import KafkaLog
 from hindsight_common.security.sealed_log import SealedLog
+from hindsight_common.security.sealed_reflect_state import SealedReflectState
 from hindsight_common.adapters.kafka_records import KafkaRecord
 from hindsight_common.adapters.kafka_subscription import KafkaSubscription
 from hindsight_common.adapters.postgres import PostgresState
@@ -274,7 +275,10 @@ async def test_the_factory_builds_the_cluster_adapters_and_names_missing_urls(
                        postgres_dsn=dsn, kafka_partitions=2, master_key=base64.b64encode(bytes(32)).decode())
     log, state = make_log(cluster), make_reflect_state(cluster)
     assert isinstance(log, SealedLog) and isinstance(log.inner, KafkaLog)
-    assert isinstance(state, PostgresReflectState)
+    assert isinstance(state, SealedReflectState) and isinstance(state.inner, PostgresReflectState)
+    unsealed = make_reflect_state(cluster.model_copy(update={"seal_log": False}))
+    assert isinstance(unsealed, PostgresReflectState)
+    await unsealed.close()
     await log.close()  # nothing was started: no I/O until first use
     await state.close()
     with pytest.raises(ConfigurationError, match="HINDSIGHT_KAFKA_BOOTSTRAP"):

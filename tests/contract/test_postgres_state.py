@@ -16,11 +16,14 @@ from hindsight_common.adapters.postgres import MIGRATIONS, PostgresState
 from hindsight_common.adapters.postgres_access import PostgresAccessCounts
 from hindsight_common.adapters.postgres_reflect_state import PostgresReflectState
 from hindsight_common.adapters.sqlite_access import SqliteAccessCounts
+from hindsight_common.adapters.sqlite_key_vault import SqliteKeyVault
 from hindsight_common.adapters.sqlite_reflect_state import SqliteReflectState
 from hindsight_common.errors import IdempotencyConflict, PersistenceError
 from hindsight_common.ports.access import AccessCounts, AccessIncrement
 from hindsight_common.ports.log import IdempotencyKey
 from hindsight_common.ports.reflect_state import ReflectState
+from hindsight_common.security.data_keys import DataKeys
+from hindsight_common.security.sealed_reflect_state import SealedReflectState
 from tests.contract.access_contract import AccessContract
 from tests.contract.reflect_state_contract import ReflectStateContract
 from tests.servers import server_url
@@ -186,6 +189,33 @@ class TestPostgresReflectState(ReflectStateContract):
 
         async def again() -> ReflectState:
             opened.append(PostgresReflectState(PostgresState(dsn, schema=schema)))
+            return opened[-1]
+
+        yield again
+        for st in opened:
+            await st.close()
+
+
+class TestSealedPostgresReflectState(ReflectStateContract):
+    """The cluster's reflect state as the factory builds it: PostgreSQL, text sealed."""
+
+    @staticmethod
+    def make(dsn: str, schema: str, tmp_path: Path) -> SealedReflectState:
+        return SealedReflectState(PostgresReflectState(PostgresState(dsn, schema=schema)),
+                                  DataKeys(SqliteKeyVault(tmp_path / "keys.sqlite3"), bytes(range(32))))
+
+    @pytest.fixture
+    async def state(self, dsn: str, schema: str, tmp_path: Path) -> AsyncIterator[SealedReflectState]:
+        st = self.make(dsn, schema, tmp_path)
+        yield st
+        await st.close()
+
+    @pytest.fixture
+    async def reopen(self, dsn: str, schema: str, tmp_path: Path) -> AsyncIterator[Callable[[], Awaitable[ReflectState]]]:
+        opened: list[SealedReflectState] = []
+
+        async def again() -> ReflectState:
+            opened.append(self.make(dsn, schema, tmp_path))
             return opened[-1]
 
         yield again

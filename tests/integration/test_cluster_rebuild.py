@@ -14,6 +14,7 @@ from typing import TypeVar
 
 from hindsight_common.adapters.elasticsearch_versions import ElasticsearchVersions
 from hindsight_common.adapters.neo4j_graph import Neo4jGraph
+from hindsight_common.security.sealed_graph import SealedGraph
 from hindsight_common.consumer import Consumer, supervise
 from hindsight_common.embedding_cache import CachedEmbedder
 from hindsight_common.events import InteractionRecorded
@@ -128,7 +129,8 @@ async def test_rebuild_all_while_the_cluster_serves(tmp_path: Path, embedder: Em
                 assert await versions.live() == 2 and await versions.versions() == [2]  # v1 dropped
             finally:
                 await versions.close()
-        assert isinstance(graph, Neo4jGraph) and await graph.alias_target() == f"{settings.neo4j_namespace}_v2"
+        assert isinstance(graph, SealedGraph) and isinstance(graph.inner, Neo4jGraph)
+        assert await graph.inner.alias_target() == f"{settings.neo4j_namespace}_v2"
 
         await _caught_up(log, live)
         assert await answers() == before

@@ -2,19 +2,23 @@
 vault, reflect state), Elasticsearch (text), Neo4j (graph) and Qdrant (qdrant-client's
 local mode: no server can be installed here), fed by the real ingest, embed, project and
 reflect handlers. After the erasure no Kafka record, Elasticsearch document (its _source
-included), Neo4j node, Qdrant payload or PostgreSQL row holds the user's plaintext; the
-other user's data is intact, and feeding the log again does not bring the user back."""
+included), Neo4j node, Qdrant payload or PostgreSQL row holds the user's plaintext, and
+neither do the files the servers keep on disk (Elasticsearch's segments and translog,
+PostgreSQL's pages and WAL, Kafka's segments), read raw; the other user's data is intact,
+and feeding the log again does not bring the user back."""
 
 from __future__ import annotations
 
 import base64
 import json
+import os
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
 import asyncpg
 import httpx
+import pytest
 from aiokafka import AIOKafkaConsumer, TopicPartition
 from aiokafka.admin import AIOKafkaAdminClient
 from neo4j import AsyncGraphDatabase
@@ -29,6 +33,7 @@ from hindsight_common.factory import (
 from hindsight_common.ports.embedder import Embedder
 from hindsight_common.ports.log import EventLog, LogRecord, Position
 from hindsight_common.ports.projection import Browse, Scope
+from hindsight_common.ports.reflect_state import SessionRef
 from hindsight_common.security.signing_keys import keyring_from_settings
 from hindsight_common.settings import Settings
 from hindsight_common.streams import CONTROL, INTERACTIONS, MEMORIES
@@ -37,7 +42,7 @@ from hindsight_services.ingest.handler import Ingest
 from hindsight_services.project.handler import Project
 from hindsight_services.reflect.handler import Reflect
 from hindsight_services.reflect.wiring import policy
-from tests.servers import server_url
+from tests.servers import ROOT, server_url
 
 Handle = Callable[[Sequence[LogRecord], Position], Awaitable[None]]
 
@@ -138,6 +143,32 @@ async def postgres_holding(settings: Settings, mark: str) -> list[str]:
         await conn.close()
 
 
+RAW_SCANNED = ("elasticsearch", "postgres", "kafka", "neo4j")
+
+
+def infra_dir() -> Path:
+    """The data directories of the servers deploy/local/infra.sh started (the raw scan
+    reads their files); a test FAILS when they are not on this machine."""
+    root = Path(os.environ.get("HINDSIGHT_INFRA_DIR", ROOT / ".infra"))
+    missing = [s for s in RAW_SCANNED if not (root / s).is_dir()]
+    if missing:
+        pytest.fail(f"the raw scan needs the data directories of {missing} under {root}: start the "
+                    "servers with deploy/local/infra.sh up (or set HINDSIGHT_INFRA_DIR)")
+    return root
+
+
+def files_holding(root: Path, mark: bytes) -> list[str]:
+    """Every file under ``root`` whose bytes hold ``mark`` (case-insensitively)."""
+    found = []
+    for path in sorted(root.rglob("*")):
+        try:
+            if path.is_file() and mark in path.read_bytes().lower():
+                found.append(str(path.relative_to(root)))
+        except FileNotFoundError:  # a server deleted it meanwhile (a merge, a trimmed log)
+            continue
+    return found
+
+
 async def test_erasure_across_kafka_elasticsearch_neo4j_qdrant_and_postgresql(
         tmp_path: Path, embedder: Embedder) -> None:
     run = uuid.uuid4().hex[:10]
@@ -168,9 +199,18 @@ async def test_erasure_across_kafka_elasticsearch_neo4j_qdrant_and_postgresql(
         assert memories, "reflection learned nothing from ann's turns"
         # Before: the scans see ann's plaintext where projections and reflect state keep it.
         assert await elasticsearch_holding(settings, ann_mark)
-        assert await neo4j_holding(settings, ann_mark)
+        # Neo4j holds ann's documents and entities, sealed and keyed (never her words, so
+        # never in its transaction log either); a search by name still finds them.
+        assert await neo4j_holding(settings, tenant)
+        assert await neo4j_holding(settings, ann_mark) == []
+        found = await graph.search(Scope(tenant=tenant, user="ann"), [ann_mark.title(), f"{ann_mark.title()}vale"], 5)
+        assert found and ann_mark in found[0].document.content.lower()
         assert await qdrant_holding(vectors, tenant, ann_mark)
-        assert await postgres_holding(settings, ann_mark)
+        # PostgreSQL holds ann's reflect state, sealed: her plaintext is never in a row (so
+        # never in a page or the WAL either), yet reflect reads it back.
+        assert await postgres_holding(settings, tenant)
+        assert await postgres_holding(settings, ann_mark) == []
+        assert ann_mark in json.dumps([t.content for t in await state.session_turns(SessionRef(tenant, "ann", "s1"))]).lower()
         assert await kafka_holding(settings, ann_mark.encode()) == []  # sealed before the log
 
         cached_before = await cache.count(embedder.model_id)
@@ -183,6 +223,13 @@ async def test_erasure_across_kafka_elasticsearch_neo4j_qdrant_and_postgresql(
         assert await neo4j_holding(settings, ann_mark) == []
         assert await qdrant_holding(vectors, tenant, ann_mark) == []
         assert await postgres_holding(settings, ann_mark) == []
+        # Raw: no file of Elasticsearch, PostgreSQL, Kafka or Neo4j holds ann's plaintext any
+        # more, while bob's (Elasticsearch) and this run's tenant id (all four) are found.
+        infra = infra_dir()
+        for server in RAW_SCANNED:
+            assert files_holding(infra / server, ann_mark.encode()) == [], server
+            assert files_holding(infra / server, tenant.encode()), f"the scan of {server} sees nothing of this run"
+        assert files_holding(infra / "elasticsearch", bob_mark.encode())
         # The embedding cache topic got tombstones for ann's documents: a fresh reader of
         # the compacted topic no longer finds them; bob's vectors are still there.
         fresh = make_embedding_cache(settings)
@@ -193,9 +240,10 @@ async def test_erasure_across_kafka_elasticsearch_neo4j_qdrant_and_postgresql(
             await fresh.close()
         # Bob is untouched, in every store.
         assert await elasticsearch_holding(settings, bob_mark)
-        assert await neo4j_holding(settings, bob_mark)
+        assert await graph.search(Scope(tenant=tenant), [bob_mark.title()], 5)
         assert await qdrant_holding(vectors, tenant, bob_mark)
-        assert await postgres_holding(settings, bob_mark)
+        assert bob_mark in json.dumps([m.content for m in await state.memories(tenant, "bob")]).lower()
+        assert await state.session_turns(SessionRef(tenant, "ann", "s1")) == []
         found = await text.search(Scope(tenant=tenant), f"sailing {bob_mark.title()}", 10)
         assert found and {h.document.user for h in found} == {"bob"}
 

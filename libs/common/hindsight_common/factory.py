@@ -236,14 +236,28 @@ def make_graph_store(settings: Settings) -> GraphStore:
         from hindsight_common.adapters.neo4j_graph import Neo4jGraph
 
         # No I/O here: the adapter connects and creates its constraints on first use.
-        return Neo4jGraph(
+        return seal_graph(settings, Neo4jGraph(
             settings.neo4j_uri,
             user=settings.neo4j_user,
             password=settings.neo4j_password,
             namespace=settings.neo4j_namespace,
             timeout_s=settings.neo4j_timeout_s,
-        )
+        ))
     raise ConfigurationError(f"unknown graph backend {settings.graph_backend!r}")
+
+
+def seal_graph(settings: Settings, graph: GraphStore) -> GraphStore:
+    """The cluster's graph as stored: documents sealed, entities keyed
+    (``security/sealed_graph.py``), unless ``HINDSIGHT_SEAL_LOG=false``."""
+    if not settings.seal_log:
+        return graph
+    from hindsight_common.security.data_keys import DataKeys, master_key_from_settings
+    from hindsight_common.security.sealed_graph import SealedGraph
+
+    def master() -> bytes:
+        return master_key_from_settings(settings)
+
+    return SealedGraph(graph, DataKeys(make_key_vault(settings), master), master)
 
 
 def make_llm(settings: Settings) -> LLM | None:
@@ -291,8 +305,14 @@ def make_reflect_state(settings: Settings) -> ReflectState:
         return SqliteReflectState(settings.reflect_state_path)
     if settings.log_backend == "kafka":
         from hindsight_common.adapters.postgres_reflect_state import PostgresReflectState
+        from hindsight_common.security.data_keys import DataKeys, master_key_from_settings
+        from hindsight_common.security.sealed_reflect_state import SealedReflectState
 
-        return PostgresReflectState(_postgres_state(settings, "reflect state in cluster mode"))
+        state = PostgresReflectState(_postgres_state(settings, "reflect state in cluster mode"))
+        if not settings.seal_log:
+            return state
+        # Sealed like the log: PostgreSQL's WAL and pages outlive a DELETE (sealed_reflect_state).
+        return SealedReflectState(state, DataKeys(make_key_vault(settings), lambda: master_key_from_settings(settings)))
     raise ConfigurationError(f"no reflect state store for log backend {settings.log_backend!r}")
 
 

@@ -35,6 +35,7 @@ from hindsight_common.factory import (
     make_log,
     make_text_index,
     make_vector_index,
+    seal_graph,
 )
 from hindsight_common.ports.embedder import Embedder
 from hindsight_common.projection_versions import staging_alias
@@ -115,8 +116,10 @@ async def _aliased(settings: Settings, projection: str) -> tuple[Versioned, Sett
 
 async def _neo4j(settings: Settings) -> tuple[Versioned, Settings]:
     from hindsight_common.adapters.neo4j_graph import Neo4jGraph
+    from hindsight_common.security.sealed_graph import SealedGraph
 
-    alias = make_graph_store(settings)
+    made = make_graph_store(settings)
+    alias = made.inner if isinstance(made, SealedGraph) else made
     if not isinstance(alias, Neo4jGraph):
         raise ConfigurationError("the cluster graph rebuild needs HINDSIGHT_GRAPH_BACKEND=neo4j")
     base = re.sub(r"_v\d+$", "", settings.neo4j_namespace)
@@ -147,7 +150,7 @@ async def _neo4j(settings: Settings) -> tuple[Versioned, Settings]:
         return dropped
 
     new = settings.model_copy(update={"neo4j_namespace": target_ns})
-    return Versioned("graph", live, target, swap, drop_old, alias.close), new
+    return Versioned("graph", live, target, swap, drop_old, made.close), new
 
 
 async def _new_model(settings: Settings, request: RebuildRequest) -> Embedder:
@@ -193,8 +196,9 @@ async def rebuild_cluster(settings: Settings, request: RebuildRequest,
 
         versioned, at = await _neo4j(settings)
         plans.append(versioned)
-        graph = Neo4jGraph(at.neo4j_uri or "", user=at.neo4j_user, password=at.neo4j_password,
-                           namespace=at.neo4j_namespace, timeout_s=at.neo4j_timeout_s, follow_alias=False)
+        graph = seal_graph(at, Neo4jGraph(at.neo4j_uri or "", user=at.neo4j_user, password=at.neo4j_password,
+                                          namespace=at.neo4j_namespace, timeout_s=at.neo4j_timeout_s,
+                                          follow_alias=False))
         stores = NewVersions(stores.vectors, stores.embedder, stores.text, graph)
 
     log_ = make_log(settings)

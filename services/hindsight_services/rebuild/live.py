@@ -182,6 +182,9 @@ class LiveGraph(_Shared[GraphStore], GraphStore):
         async with self.ref.using() as i:
             return await i.search(scope, entities, k, hops)
 
+    def stored_keys(self, tenant: str, names: Sequence[str]) -> tuple[str, ...]:
+        return self.ref.current.stored_keys(tenant, names)
+
     async def entities_of(self, tenant: str, doc_id: str) -> tuple[str, ...]:
         async with self.ref.using() as i:
             return await i.entities_of(tenant, doc_id)

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 from hindsight_common.ports.log import Position
 from hindsight_common.ports.projection import Document, Hit, Projection, Scope
+from hindsight_common.text.entities import entity_keys
 
 HOP_WEIGHT = 0.5
 MAX_HOPS = 1
@@ -100,6 +101,12 @@ class GraphStore(Projection):
         Returns [] for no entities or ``k <= 0``. Raises ValueError when ``hops`` is
         not 0 or 1, ProjectionError when the store fails.
         """
+
+    def stored_keys(self, tenant: str, names: Sequence[str]) -> tuple[str, ...]:
+        """The keys :meth:`entities_of` gives for entities named ``names``: their
+        normalised keys, or what a wrapper stores instead (``security.sealed_graph``:
+        keyed tokens)."""
+        return entity_keys(names)
 
     @abstractmethod
     async def entities_of(self, tenant: str, doc_id: str) -> tuple[str, ...]:
