@@ -20,6 +20,7 @@ from hindsight_services.cli_keys import add_arguments as add_keys_arguments
 from hindsight_services.cli_keys import add_audit_arguments, run_audit, run_keys
 from hindsight_services.cli_erase import add_arguments as add_erase_arguments
 from hindsight_services.cli_erase import run_erase
+from hindsight_services.cli_master_key import add_arguments as add_master_key_arguments
 from hindsight_services import cli_memories
 from hindsight_services.cli_bench import run_bench
 from hindsight_services.mcp import add_arguments as add_mcp_arguments  # light: no MCP SDK import
@@ -77,6 +78,8 @@ def _parser() -> argparse.ArgumentParser:
     add_replay_arguments(sub.add_parser(
         "replay", help="rebuild projections from the log into new versions and swap them in (also while serving)"))
 
+    add_master_key_arguments(sub.add_parser(
+        "master-key", help="the master key that wraps the users' data keys: rewrap them after a rotation"))
     sg = sub.add_parser("signing", help="the signing keyring of memories and interactions")
     sg.add_argument("action", choices=["rotate"], help="rotate: add a new active key, keep the old ones")
     sg.add_argument("--data-dir", type=Path, default=None)
@@ -188,6 +191,10 @@ def main(argv: list[str] | None = None) -> int:
             return cli_memories.run(args)
         if args.command == "replay":
             return asyncio.run(_replay(args))
+        if args.command == "master-key":
+            from hindsight_services.cli_master_key import run as run_master_key
+
+            return run_master_key(args)
         if args.command == "signing":
             from hindsight_common.security.signing_keys import rotate_configured
 

@@ -29,7 +29,7 @@ from hindsight_common.ports.log import EventLog
 from hindsight_common.security.signing_keys import keyring_from_settings
 from hindsight_common.security.credentials_access import Authenticator
 from hindsight_common.security.credentials_audit import AuditTrail
-from hindsight_common.security.data_keys import master_key_from_settings
+from hindsight_common.security.data_keys import master_key_from_settings, previous_master_keys
 from hindsight_common.settings import Settings
 from hindsight_common.telemetry import TracedLog, current_carrier
 from hindsight_services import api_docs, auth_routes, compose, erase_routes
@@ -157,6 +157,7 @@ def create_service_app(service: str, settings: Settings) -> FastAPI:
             keyring_from_settings(settings)  # they sign or verify: no keys, no start
         if settings.seal_log:
             master_key_from_settings(settings)  # every service seals or opens the log: no master key, no start
+            previous_master_keys(settings)  # a rotation's previous key, when set, must be usable too
         warn_if_open(settings)
         event_log = TracedLog(make_log(settings))
         parts["log"] = event_log

@@ -71,3 +71,19 @@ class KeyVaultContract(ABC):
             assert await again.current("acme", "ann") == key("ann", "k1")
         finally:
             await again.close()
+
+    async def test_every_key_lists_all_tenants_and_rewrap_replaces_only_the_bytes(self, vault: KeyVault) -> None:
+        await vault.create(key("ann", "k1"))
+        await vault.create(key("ann", "k2", tenant="globex"))
+        await vault.create(key("bob", "k3"))
+        assert await vault.every_key() == [key("ann", "k1"), key("bob", "k3"), key("ann", "k2", tenant="globex")]
+        moved = [WrappedKey(k.tenant, k.user, k.key_id, b"rewrapped-" + k.key_id.encode(), k.created_at)
+                 for k in (key("ann", "k1"), key("ann", "k2", tenant="globex"))]
+        await vault.destroy("acme", "bob")
+        # bob's key was destroyed before the rewrap reached it: it stays destroyed.
+        gone = WrappedKey("acme", "bob", "k3", b"rewrapped-k3", T0)
+        assert await vault.rewrap([*moved, gone]) == 2
+        assert await vault.find("acme", "ann", "k1") == moved[0]
+        assert await vault.current("globex", "ann") == moved[1]
+        assert await vault.find("acme", "bob", "k3") is None
+        assert await vault.rewrap([]) == 0

@@ -12,7 +12,7 @@ import pytest
 from hindsight_common.adapters.postgres import PostgresState
 from hindsight_common.adapters.postgres_key_vault import PostgresKeyVault
 from hindsight_common.adapters.sqlite_key_vault import SqliteKeyVault
-from hindsight_common.ports.key_vault import KeyVault
+from hindsight_common.ports.key_vault import KeyVault, WrappedKey
 from tests.contract.key_vault_contract import KeyVaultContract, key
 from tests.support.postgres import scratch_schema
 
@@ -34,6 +34,12 @@ class TestSqliteKeyVault(KeyVaultContract):
         for f in self.path.parent.iterdir():
             assert b"wrapped-k1" not in f.read_bytes(), f
         assert await vault.current("acme", "bob") == key("bob", "k2")
+
+    async def test_a_rewrapped_key_leaves_its_old_bytes_nowhere_in_the_directory(self, vault: KeyVault) -> None:
+        await vault.create(key("ann", "k1"))
+        assert await vault.rewrap([WrappedKey("acme", "ann", "k1", b"rewrapped-k1", key("ann", "k1").created_at)]) == 1
+        raw = b"".join(f.read_bytes() for f in self.path.parent.iterdir())
+        assert b"wrapped-k1" not in raw.replace(b"rewrapped-k1", b"") and b"rewrapped-k1" in raw
 
 
 class TestPostgresKeyVault(KeyVaultContract):

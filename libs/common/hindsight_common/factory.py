@@ -26,6 +26,7 @@ from hindsight_common.settings import Settings
 
 if TYPE_CHECKING:
     from hindsight_common.adapters.postgres import PostgresState
+    from hindsight_common.security.data_keys import DataKeys
     from hindsight_common.security.screening import Screener
 
 
@@ -35,12 +36,20 @@ def make_log(settings: Settings) -> EventLog:
     inner = _make_log(settings)
     if not settings.seal_log:
         return inner
-    from hindsight_common.security.data_keys import DataKeys, master_key_from_settings
     from hindsight_common.security.sealed_log import SealedLog
 
     # The master key is read on first use: the services check it at start
     # (process.py), a command that only reads the audit stream never needs it.
-    return SealedLog(inner, DataKeys(make_key_vault(settings), lambda: master_key_from_settings(settings)))
+    return SealedLog(inner, make_data_keys(settings))
+
+
+def make_data_keys(settings: Settings) -> DataKeys:
+    """The per-user data keys over the configured vault, the master key read on first use
+    (and, during a rotation, the previous one: ``data_keys.previous_master_keys``)."""
+    from hindsight_common.security.data_keys import DataKeys, master_key_from_settings, previous_master_keys
+
+    return DataKeys(make_key_vault(settings), lambda: master_key_from_settings(settings),
+                    previous=lambda: previous_master_keys(settings))
 
 
 def make_key_vault(settings: Settings) -> KeyVault:
@@ -251,13 +260,13 @@ def seal_graph(settings: Settings, graph: GraphStore) -> GraphStore:
     (``security/sealed_graph.py``), unless ``HINDSIGHT_SEAL_LOG=false``."""
     if not settings.seal_log:
         return graph
-    from hindsight_common.security.data_keys import DataKeys, master_key_from_settings
+    from hindsight_common.security.data_keys import master_key_from_settings
     from hindsight_common.security.sealed_graph import SealedGraph
 
     def master() -> bytes:
         return master_key_from_settings(settings)
 
-    return SealedGraph(graph, DataKeys(make_key_vault(settings), master), master)
+    return SealedGraph(graph, make_data_keys(settings), master)
 
 
 def make_llm(settings: Settings) -> LLM | None:
@@ -305,14 +314,13 @@ def make_reflect_state(settings: Settings) -> ReflectState:
         return SqliteReflectState(settings.reflect_state_path)
     if settings.log_backend == "kafka":
         from hindsight_common.adapters.postgres_reflect_state import PostgresReflectState
-        from hindsight_common.security.data_keys import DataKeys, master_key_from_settings
         from hindsight_common.security.sealed_reflect_state import SealedReflectState
 
         state = PostgresReflectState(_postgres_state(settings, "reflect state in cluster mode"))
         if not settings.seal_log:
             return state
         # Sealed like the log: PostgreSQL's WAL and pages outlive a DELETE (sealed_reflect_state).
-        return SealedReflectState(state, DataKeys(make_key_vault(settings), lambda: master_key_from_settings(settings)))
+        return SealedReflectState(state, make_data_keys(settings))
     raise ConfigurationError(f"no reflect state store for log backend {settings.log_backend!r}")
 
 

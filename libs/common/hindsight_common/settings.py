@@ -266,6 +266,11 @@ class Settings(BaseSettings):
     # <data dir>/keys/master.key, generated on first start; a cluster must be given one.
     master_key: str | None = Field(None, repr=False, description="Base64 of the 32-byte master key.")
     master_key_file: Path | None = Field(None, description="A file holding the base64 master key.")
+    # During a master-key rotation: the key being replaced, so data keys it wrapped still
+    # open until `hindsight master-key rewrap` has rewrapped them (embedded default file:
+    # <data dir>/keys/master.key.previous).
+    master_key_previous: str | None = Field(
+        None, repr=False, description="Base64 of the master key being rotated out (read only, never wraps).")
     seal_log: bool = Field(True, description="Encrypt content on the log with per-user data keys.")
 
     # Injection screening (security/screening.py): quarantine suspected injections.
@@ -335,6 +340,11 @@ class Settings(BaseSettings):
     def master_key_path(self) -> Path:
         """The embedded mode's generated master key (when none is configured)."""
         return self.data_dir / "keys" / "master.key"
+
+    @property
+    def master_key_previous_path(self) -> Path:
+        """The embedded mode's rotated-out master key, while a rotation is under way."""
+        return self.data_dir / "keys" / "master.key.previous"
 
     @property
     def key_vault_path(self) -> Path:

@@ -5,11 +5,13 @@ lock on the pair, so two services creating the user's first key at once end up w
 the same one. :meth:`destroy` deletes the rows (``destroyed_at`` stays unused: a flag
 would keep the key) and then runs ``VACUUM`` on the table, so the dead row versions are
 reclaimed; PostgreSQL's own WAL and free space may still hold the wrapped bytes until
-they are overwritten, and a wrapped key is useless without the master key.
+they are overwritten, and a wrapped key is useless without the master key (rotate it,
+`hindsight master-key rewrap`, to make such copies useless for good).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from hindsight_common.adapters.postgres import PostgresState
@@ -61,6 +63,24 @@ class PostgresKeyVault(KeyVault):
             status = await conn.execute("DELETE FROM key_vault WHERE tenant=$1 AND user_id=$2", tenant, user)
             await conn.execute("VACUUM key_vault")
         return int(str(status).split()[-1])
+
+    async def every_key(self) -> list[WrappedKey]:
+        async with self._state.connection() as conn:
+            rows = await conn.fetch(
+                f"SELECT {_COLUMNS} FROM key_vault WHERE destroyed_at IS NULL ORDER BY tenant, user_id")
+        return [_key(r) for r in rows]
+
+    async def rewrap(self, keys: Sequence[WrappedKey]) -> int:
+        done = 0
+        async with self._state.connection() as conn:
+            async with conn.transaction():
+                for k in keys:
+                    status = await conn.execute(
+                        "UPDATE key_vault SET wrapped_key=$1 WHERE tenant=$2 AND user_id=$3 AND key_id=$4"
+                        " AND destroyed_at IS NULL", k.wrapped, k.tenant, k.user, k.key_id)
+                    done += int(str(status).split()[-1])
+            await conn.execute("VACUUM key_vault")  # the old versions' bytes (the WAL keeps them)
+        return done
 
     async def close(self) -> None:
         await self._state.close()

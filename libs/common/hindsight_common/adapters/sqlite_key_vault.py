@@ -9,6 +9,7 @@ acknowledged only once it is.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 
@@ -71,6 +72,21 @@ class SqliteKeyVault(KeyVault):
             return int(gone)
 
         return await self._sqlite.run(delete)
+
+    async def every_key(self) -> list[WrappedKey]:
+        rows: list[Row] = await self._sqlite.run(lambda db: db.execute(
+            f"SELECT {_COLUMNS} FROM data_keys ORDER BY tenant, user_id").fetchall())
+        return [_key(r) for r in rows]
+
+    async def rewrap(self, keys: Sequence[WrappedKey]) -> int:
+        def update(db: sqlite3.Connection) -> int:
+            done = in_transaction(db, lambda d: sum(d.execute(
+                "UPDATE data_keys SET wrapped=? WHERE key_id=? AND tenant=? AND user_id=?",
+                (k.wrapped, k.key_id, k.tenant, k.user)).rowcount for k in keys))
+            scrub(db)
+            return int(done)
+
+        return await self._sqlite.run(update)
 
     async def close(self) -> None:
         self._sqlite.close()

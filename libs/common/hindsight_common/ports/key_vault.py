@@ -12,6 +12,7 @@ keys; wrapping and unwrapping happen in ``security/data_keys.py``.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -52,6 +53,18 @@ class KeyVault(ABC):
         embedded vault also rewrites its file so no page keeps them). Durable when it
         returns; keys of other users are untouched. Returns how many keys were destroyed
         (0 when there were none). Raises PersistenceError."""
+
+    @abstractmethod
+    async def every_key(self) -> list[WrappedKey]:
+        """Every stored key, of every tenant (a master-key rotation rewraps them all).
+        Raises PersistenceError."""
+
+    @abstractmethod
+    async def rewrap(self, keys: Sequence[WrappedKey]) -> int:
+        """Replace the wrapped bytes of these keys (matched by tenant, user and key id) in
+        one transaction, durably; a key destroyed meanwhile stays destroyed. The embedded
+        vault then rewrites its file, so no page keeps the old bytes. Returns how many
+        were replaced. Raises PersistenceError."""
 
     @abstractmethod
     async def close(self) -> None:

@@ -22,7 +22,7 @@ import os
 import secrets
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -95,6 +95,19 @@ def master_key_from_settings(settings: Settings) -> bytes:
         "it (Kubernetes: in the hindsight-secrets Secret)")
 
 
+def previous_master_keys(settings: Settings) -> list[bytes]:
+    """The master key a rotation is replacing (``HINDSIGHT_MASTER_KEY_PREVIOUS``, else,
+    embedded with the generated key, ``<data dir>/keys/master.key.previous`` if present):
+    data keys it wrapped still open, nothing new is wrapped with it. Empty outside a
+    rotation."""
+    if settings.master_key_previous:
+        return [parse_master_key(settings.master_key_previous, "HINDSIGHT_MASTER_KEY_PREVIOUS")]
+    path = settings.master_key_previous_path
+    if settings.log_backend == "sqlite" and not settings.master_key and settings.master_key_file is None and path.exists():
+        return [read_master_key(path)]
+    return []
+
+
 def parse_master_key(text: str, origin: str) -> bytes:
     try:
         key = base64.b64decode(text.strip(), validate=True)
@@ -147,14 +160,19 @@ class DataKeys:
     :meth:`forget` drops a user's at once (the sealed log calls it on ``SubjectErased``).
     """
 
-    def __init__(self, vault: KeyVault, master: bytes | Callable[[], bytes], *, ttl_s: float = 10.0) -> None:
+    def __init__(self, vault: KeyVault, master: bytes | Callable[[], bytes], *, ttl_s: float = 10.0,
+                 previous: Sequence[bytes] | Callable[[], Sequence[bytes]] = ()) -> None:
         """``master`` may be a function, called on first use: a process that never seals
-        or opens anything (``hindsight keys``) then needs no master key."""
+        or opens anything (``hindsight keys``) then needs no master key. ``previous``: master
+        keys being rotated out (:func:`previous_master_keys`), tried when ``master`` does
+        not open a stored key; never used to wrap one."""
         self.vault = vault
         self._master_source = master
         self._master_key: bytes | None = master if isinstance(master, bytes) else None
+        self._previous_source = previous
+        self._previous: list[bytes] | None = None
         self._ttl_s = ttl_s
-        self._opened: dict[str, tuple[float, DataKey | None]] = {}
+        self._opened_keys: dict[str, tuple[float, DataKey | None]] = {}
 
     async def for_write(self, tenant: str, user: str) -> DataKey:
         """The user's live data key, created (and stored durably) if they have none."""
@@ -169,13 +187,13 @@ class DataKeys:
 
     async def for_read(self, tenant: str, user: str, key_id: str) -> DataKey | None:
         """The user's key with this id, or None when it was destroyed (or never existed)."""
-        cached = self._opened.get(key_id)
+        cached = self._opened_keys.get(key_id)
         now = time.monotonic()
         if cached is not None and cached[0] > now:
             return cached[1]
         stored = await self.vault.find(tenant, user, key_id)
         key = self._unwrap(stored) if stored is not None else None
-        self._opened[key_id] = (now + self._ttl_s, key)
+        self._opened_keys[key_id] = (now + self._ttl_s, key)
         return key
 
     async def destroy(self, tenant: str, user: str) -> int:
@@ -187,9 +205,9 @@ class DataKeys:
 
     def forget(self, tenant: str, user: str) -> None:
         """Drop the user's keys from this process's cache."""
-        for key_id, (_, key) in list(self._opened.items()):
+        for key_id, (_, key) in list(self._opened_keys.items()):
             if key is not None and key.tenant == tenant and key.user == user:
-                del self._opened[key_id]
+                del self._opened_keys[key_id]
 
     @property
     def _master(self) -> bytes:
@@ -198,15 +216,48 @@ class DataKeys:
             self._master_key = source if isinstance(source, bytes) else source()
         return self._master_key
 
+    @property
+    def _previous_keys(self) -> list[bytes]:
+        if self._previous is None:
+            source = self._previous_source
+            self._previous = list(source() if callable(source) else source)
+        return self._previous
+
+    def _opened(self, stored: WrappedKey) -> tuple[bytes, bool]:
+        """The secret of a stored key, and whether the current master key wrapped it."""
+        aad = _wrap_aad(stored.tenant, stored.user, stored.key_id)
+        for n, master in enumerate([self._master, *self._previous_keys]):
+            try:
+                return unseal(master, stored.wrapped, aad), n == 0
+            except SealError:
+                continue
+        raise ConfigurationError(
+            f"data key {stored.key_id} does not open with this master key: is "
+            "HINDSIGHT_MASTER_KEY the one the vault was written with? (During a rotation, "
+            "HINDSIGHT_MASTER_KEY_PREVIOUS must hold the key being replaced.)")
+
     def _unwrap(self, stored: WrappedKey) -> DataKey:
-        try:
-            secret = unseal(self._master, stored.wrapped, _wrap_aad(stored.tenant, stored.user, stored.key_id))
-        except SealError as e:
-            raise ConfigurationError(
-                f"data key {stored.key_id} does not open with this master key: is "
-                "HINDSIGHT_MASTER_KEY the one the vault was written with?") from e
-        return DataKey(stored.tenant, stored.user, stored.key_id, secret)
+        return DataKey(stored.tenant, stored.user, stored.key_id, self._opened(stored)[0])
+
+    async def rewrap_all(self) -> tuple[int, int]:
+        """Rewrap every stored data key that a previous master key wrapped with the
+        current one (the end of a rotation: afterwards the previous key can be destroyed,
+        and with it any copy of a wrapped key a store kept after its user's erasure).
+        Returns (rewrapped, already wrapped by the current key). Raises
+        ConfigurationError, before changing anything, when a key opens with neither."""
+        master = self._master
+        rewrapped = []
+        current = 0
+        for stored in await self.vault.every_key():
+            secret, is_current = self._opened(stored)
+            if is_current:
+                current += 1
+                continue
+            rewrapped.append(WrappedKey(stored.tenant, stored.user, stored.key_id,
+                                        seal(master, secret, _wrap_aad(stored.tenant, stored.user, stored.key_id)),
+                                        stored.created_at))
+        return (await self.vault.rewrap(rewrapped) if rewrapped else 0), current
 
     async def close(self) -> None:
-        self._opened.clear()
+        self._opened_keys.clear()
         await self.vault.close()
