@@ -101,11 +101,11 @@ class ElasticsearchIndex(TextIndex):
         if documents:
             # Analysis is CPU work: off the event loop.
             operations = await asyncio.to_thread(_operations, self._alias, documents)
-            # refresh="wait_for": the projector acknowledges the log only after this
-            # returns, and /v1/status then says recall sees the write; waiting for the
-            # next scheduled refresh (rather than forcing one) keeps segments large.
-            # Durability needs no refresh: the translog is fsynced before the answer.
-            await self._es.bulk("write", operations, refresh="wait_for")
+            # No refresh here: write_position refreshes the index once, data and
+            # position together, before the projector acknowledges the log (and
+            # /v1/status says recall sees the write). Durability needs no refresh:
+            # the translog is fsynced before the answer.
+            await self._es.bulk("write", operations, refresh="false" if position else "true")
         # After the data, so the recorded position is never ahead of it.
         await self._es.write_position(position)
 

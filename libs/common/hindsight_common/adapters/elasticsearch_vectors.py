@@ -128,9 +128,10 @@ class ElasticsearchVectorIndex(VectorIndex):
                 index = live
             # Turning every vector into a list of floats is CPU work: off the event loop.
             operations = await asyncio.to_thread(_operations, index or self._alias, items)
-            # refresh="wait_for", as in the text index: once this returns, search sees
-            # the write (the projector acknowledges the log after it).
-            await self._es.bulk("write", operations, refresh="wait_for", require_alias=index is None)
+            # As in the text index: write_position refreshes, data and position
+            # together, before the projector acknowledges the log.
+            await self._es.bulk("write", operations, refresh="false" if position else "true",
+                                require_alias=index is None)
         # After the data, so the recorded position is never ahead of it.
         await self._es.write_position(position, index)
 
