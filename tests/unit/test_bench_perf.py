@@ -30,12 +30,12 @@ def test_peak_memory_is_read_from_proc() -> None:
     assert peak_rss_mb(2**22 + 12345) is None  # no such process
 
 
-def test_recallable_means_the_projecting_consumers_or_every_projection() -> None:
-    embedded = {"consumers": {"embed": {"position": {"i#0": 5}}, "project": {"position": {"i#0": 4}},
-                              "reflect": {"position": {"i#0": 0}}}}
-    assert projected(embedded) == [{"i#0": 5}, {"i#0": 4}]  # reflect does not gate recall
-    cluster = {"projections": {"vector": {"position": {"i#2": 9}}, "text": {"position": {"i#2": 8}}}}
-    assert projected(cluster) == [{"i#2": 9}, {"i#2": 8}]
+def test_recallable_means_the_embed_and_project_consumers() -> None:
+    # /v1/status has this shape embedded and in the cluster (the gateway asks each store).
+    status = {"consumers": {"embed": {"position": {"i#0": 5}}, "project": {"position": {"i#0": 4}},
+                            "reflect": {"position": {"i#0": 0}}, "consolidate": {"position": {}}}}
+    assert projected(status) == [{"i#0": 5}, {"i#0": 4}]  # reflect does not gate recall
+    assert projected({"log": {}}) == []
 
 
 def test_turns_are_one_users_and_counted() -> None:
