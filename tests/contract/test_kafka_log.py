@@ -293,3 +293,34 @@ async def test_the_factory_builds_the_cluster_adapters_and_names_missing_urls(
     await unkeyed.close()
     with pytest.raises(ConfigurationError, match="HINDSIGHT_POSTGRES_DSN"):
         make_reflect_state(cluster.model_copy(update={"postgres_dsn": None}))
+
+
+async def test_concurrent_appends_share_record_batches_and_stay_whole(make: MakeLog) -> None:
+    # One user, one partition: 200 single-turn appends at once (aiokafka alone timed
+    # them out, each waiting for the previous batch), and two 30-turn appends among them.
+    log = make(partitions=1)
+    singles = [[turn("u", f"single {i}")] for i in range(200)]
+    blocks = [[turn("u", f"block {b} turn {j}") for j in range(30)] for b in range(2)]
+    calls = [*singles[:100], blocks[0], *singles[100:], blocks[1]]
+    answers = await asyncio.gather(*(log.append(INTERACTIONS, events) for events in calls))
+    offsets = [a.offset for answer in answers for a in answer]
+    assert sorted(offsets) == list(range(260))  # every event once, nothing else
+    records = {r.offset: r.event for r in await log.read(INTERACTIONS, limit=1000)}
+    for events, answer in zip(calls, answers, strict=True):
+        assert [records[a.offset] for a in answer] == events  # each at the offset it was told
+    for block in (answers[100], answers[-1]):  # an append is contiguous, in order
+        assert [a.offset for a in block] == list(range(block[0].offset, block[0].offset + 30))
+    assert log._appender.sent_batches < len(calls) // 2  # sends were shared
+
+
+async def test_an_append_bigger_than_a_batch_still_lands_whole_beside_others(make: MakeLog) -> None:
+    log = make(partitions=1, max_batch_bytes=4_000)
+    big = [turn("u", f"big {j} " + "x" * 300) for j in range(40)]  # about 16 kB: several batches
+    small = [[turn("u", f"small {i}")] for i in range(20)]
+    answers = await asyncio.gather(log.append(INTERACTIONS, big),
+                                   *(log.append(INTERACTIONS, events) for events in small))
+    offsets = [a.offset for a in answers[0]]
+    assert offsets == sorted(offsets)
+    records = {r.offset: r.event for r in await log.read(INTERACTIONS, limit=1000)}
+    assert len(records) == 60 and [records[o] for o in offsets] == big
+    assert sorted(a.offset for answer in answers for a in answer) == list(range(60))

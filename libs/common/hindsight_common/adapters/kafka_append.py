@@ -2,10 +2,11 @@
 
 The producer runs with ``acks="all"`` and ``enable_idempotence=True`` (no duplicates or
 reordering on its retries); an append returns once every record is acknowledged. Each
-partition's share of an append is sent as ONE record batch, which the broker writes all
-or nothing, so an append for one user (the common case) is atomic. One spanning several
-partitions is not (see ``kafka_log``). A partition's share over ``max_batch_bytes``
-(~1 MB) is split into several batches, with the same limit. The key is
+partition's share of an append is sent inside ONE record batch, which the broker writes
+all or nothing, so an append for one user (the common case) is atomic; concurrent
+appends to a partition share a batch (``kafka_group_commit``). One spanning several
+partitions is not atomic (see ``kafka_log``). A partition's share over
+``max_batch_bytes`` (~1 MB) is split into several batches, with the same limit. The key is
 ``partition_key(tenant, user)`` and the partition Kafka's murmur2 of it, so one user's
 events stay in order on one partition.
 """
@@ -22,6 +23,7 @@ from aiokafka import AIOKafkaProducer
 from aiokafka.partitioner import DefaultPartitioner
 
 from hindsight_common.adapters.kafka_connection import KAFKA_ERRORS, KafkaConnection, quietly
+from hindsight_common.adapters.kafka_group_commit import PartitionWriter, Record
 from hindsight_common.adapters.kafka_records import RecentHeaders, event_headers
 from hindsight_common.adapters.kafka_topics import KafkaTopics
 from hindsight_common.errors import PersistenceError
@@ -66,6 +68,7 @@ class KafkaAppender:
         self._producer: AIOKafkaProducer | None = None
         self._lock = asyncio.Lock()
         self._stopping: set[asyncio.Task[None]] = set()
+        self._writers: dict[tuple[str, int], PartitionWriter] = {}
 
     async def _started(self) -> AIOKafkaProducer:
         await self._topics.admin()
@@ -101,6 +104,7 @@ class KafkaAppender:
 
     async def produce(self, stream: str, events: Sequence[Event]) -> list[Appended]:
         """Append ``events``; returns where each landed once all are acknowledged.
+        Concurrent appends to one partition share record batches (``kafka_group_commit``).
         Raises PersistenceError."""
         if not events:
             return []
@@ -109,50 +113,58 @@ class KafkaAppender:
         topic = self._conn.topic(stream)
         async with self._conn.guard("append", self._timeout_s):
             partitions = sorted(await producer.partitions_for(topic))
-        batches = self._batches(producer, partitions, events)  # may raise: nothing sent yet
+        shares = self._shares(partitions, events)  # may raise: nothing sent yet
+        queued = [(indexes, self._writer(topic, p).submit(records)) for p, indexes, records in shares]
         try:
             async with self._conn.guard("append", self._timeout_s):
-                futures = [await producer.send_batch(b, topic, partition=p) for p, _, b in batches]
-                results: list[Any] = await asyncio.gather(*futures, return_exceptions=True)
+                results = await asyncio.gather(*(q.answer for _, q in queued), return_exceptions=True)
         except PersistenceError:
-            await self._drop(producer)
+            for _, q in queued:  # not sent yet: never will be; in flight: may still land
+                q.answer.cancel()
             raise
         failed = [r for r in results if isinstance(r, BaseException)]
         if failed:
-            await self._drop(producer)
             e = failed[0]
+            if isinstance(e, PersistenceError):
+                raise e
             raise PersistenceError(f"Kafka append failed: {type(e).__name__}: {e}") from e
         out: list[Appended | None] = [None] * len(events)
-        for (p, indexes, _), meta in zip(batches, results, strict=True):
-            for j, i in enumerate(indexes):
-                out[i] = Appended(events[i].event_id, stream, p, int(meta.offset) + j)
+        for (p, indexes, _), offsets in zip(shares, results, strict=True):
+            assert not isinstance(offsets, BaseException)
+            for i, offset in zip(indexes, offsets, strict=True):
+                out[i] = Appended(events[i].event_id, stream, p, offset)
         return [a for a in out if a is not None]
 
-    def _batches(
-        self, producer: AIOKafkaProducer, partitions: list[int], events: Sequence[Event]
-    ) -> list[tuple[int, list[int], Any]]:
-        """One record batch per partition (split only past ``max_batch_bytes``)."""
-        by_partition: dict[int, list[int]] = {}
-        keys = [partition_key(e.tenant, e.user).encode() for e in events]
-        for i, key in enumerate(keys):
-            by_partition.setdefault(_PARTITIONER(key, partitions, partitions), []).append(i)
-        out: list[tuple[int, list[int], Any]] = []
-        for p, indexes in by_partition.items():
-            batch, members = producer.create_batch(), list[int]()
-            for i in indexes:
-                value, headers = serialize_event(events[i]), event_headers(events[i])
-                if len(value) + len(keys[i]) > self._max_batch:
-                    raise PersistenceError(
-                        f"event {events[i].event_id} is {len(value)} bytes, over the"
-                        f" {self._max_batch}-byte Kafka record limit"
-                    )
-                if batch.append(key=keys[i], value=value, timestamp=None, headers=headers) is None:
-                    out.append((p, members, batch))
-                    batch, members = producer.create_batch(), list[int]()
-                    batch.append(key=keys[i], value=value, timestamp=None, headers=headers)
-                members.append(i)
-            out.append((p, members, batch))
-        return out
+    def _writer(self, topic: str, partition: int) -> PartitionWriter:
+        writer = self._writers.get((topic, partition))
+        if writer is None:
+            writer = self._writers[(topic, partition)] = PartitionWriter(
+                self._conn, topic, partition, max_batch_bytes=self._max_batch, timeout_s=self._timeout_s,
+                producer=self._started, drop=self._drop)
+        return writer
+
+    @property
+    def sent_batches(self) -> int:
+        """Record batches sent for appends so far (fewer than appends: shared sends)."""
+        return sum(w.sent_batches for w in self._writers.values())
+
+    def _shares(
+        self, partitions: list[int], events: Sequence[Event]
+    ) -> list[tuple[int, list[int], list[Record]]]:
+        """Each partition's share of ``events``: their indexes and serialized records."""
+        by_partition: dict[int, tuple[list[int], list[Record]]] = {}
+        for i, event in enumerate(events):
+            key = partition_key(event.tenant, event.user).encode()
+            value = serialize_event(event)
+            if len(value) + len(key) > self._max_batch:
+                raise PersistenceError(
+                    f"event {event.event_id} is {len(value)} bytes, over the"
+                    f" {self._max_batch}-byte Kafka record limit"
+                )
+            indexes, records = by_partition.setdefault(_PARTITIONER(key, partitions, partitions), ([], []))
+            indexes.append(i)
+            records.append((key, value, event_headers(event)))
+        return [(p, indexes, records) for p, (indexes, records) in by_partition.items()]
 
     async def append_raw(self, stream: str, key: str, payload: bytes) -> Appended:
         """Append bytes as they are (dead letters carry their source's headers)."""
@@ -173,6 +185,7 @@ class KafkaAppender:
         return Appended(UUID(int=0), stream, partition, int(meta.offset))
 
     async def close(self) -> None:
+        await asyncio.gather(*(w.close() for w in self._writers.values()))
         async with self._lock:
             producer, self._producer = self._producer, None
         if producer is not None:
