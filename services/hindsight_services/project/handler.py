@@ -3,6 +3,7 @@ and, when a graph store is given, write them into the entity graph."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 
 from hindsight_common.context_windows import SessionKey, with_context
@@ -49,21 +50,33 @@ class Project:
             await self._graph.purge_user(tenant, user)
 
     async def handle(self, records: Sequence[LogRecord], position: Position) -> None:
-        """Idempotent: documents are keyed by id. The text index is written first, then
-        the graph, each recording the batch position in its own transaction; a failure
-        between the two is retried as a whole (both writes are idempotent). A forgotten
-        memory keeps its content (re-typed "forgotten", see ``documents_of``), looked up
-        in the text index; so does a quarantined item (re-typed "quarantined")."""
+        """Idempotent: documents are keyed by id. The text index and the graph are
+        written at the same time, each recording the batch position in its own
+        transaction; when either fails the other is cancelled and the batch is retried as
+        a whole (both writes are idempotent). A forgotten memory keeps its content
+        (re-typed "forgotten", see ``documents_of``), looked up in the text index; so
+        does a quarantined item (re-typed "quarantined")."""
         pairs = await documents_of(records, self._text.get)
         # Each document once, in its last state: a turn quarantined in this batch never
         # enters its neighbours' context (the graph still gets every record's links).
         docs = await with_context(last_states(pairs), self._neighbours)
+        try:
+            async with asyncio.TaskGroup() as writes:
+                writes.create_task(self._write_text(records, docs, position))
+                if self._graph is not None:
+                    writes.create_task(self._write_graph(self._graph, records, pairs, position))
+        except BaseExceptionGroup as failed:  # the consumer judges the error itself
+            raise failed.exceptions[0] from None
+
+    async def _write_text(self, records: Sequence[LogRecord], docs: Sequence[Document], position: Position) -> None:
         with span("projection write text", {"hindsight.projection": "text", "hindsight.documents": len(docs)}):
             await self._text.upsert(docs, position)
         if self._audit is not None:
             await self._audit.record("text", records)
-        if self._graph is not None:
-            with span("projection write graph", {"hindsight.projection": "graph", "hindsight.documents": len(pairs)}):
-                await self._graph.upsert([graph_item(r, d) for r, d in pairs], position)
-            if self._audit is not None:
-                await self._audit.record("graph", records)
+
+    async def _write_graph(self, graph: GraphStore, records: Sequence[LogRecord],
+                           pairs: Sequence[tuple[LogRecord, Document]], position: Position) -> None:
+        with span("projection write graph", {"hindsight.projection": "graph", "hindsight.documents": len(pairs)}):
+            await graph.upsert([graph_item(r, d) for r, d in pairs], position)
+        if self._audit is not None:
+            await self._audit.record("graph", records)
