@@ -214,10 +214,7 @@ class Neo4jGraph(NamespaceAliases, GraphStore):
                         connection_acquisition_timeout=self._timeout_s,
                         max_transaction_retry_time=self._timeout_s,
                         warn_notification_severity="OFF",
-                        # The server sends no notifications at all: the driver logs every
-                        # one it receives as a WARNING (neo4j.notifications), and reading
-                        # the namespace alias before anything created its label gave two
-                        # such lines per batch ("label does not exist").
+                        # None sent: the driver logs each as a WARNING (2 per batch here).
                         notifications_min_severity="OFF",
                     )
                 except (ValueError, DriverError) as e:
