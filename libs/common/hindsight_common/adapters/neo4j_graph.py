@@ -213,9 +213,7 @@ class Neo4jGraph(NamespaceAliases, GraphStore):
                         connection_timeout=self._timeout_s,
                         connection_acquisition_timeout=self._timeout_s,
                         max_transaction_retry_time=self._timeout_s,
-                        warn_notification_severity="OFF",
-                        # None sent: the driver logs each as a WARNING (2 per batch here).
-                        notifications_min_severity="OFF",
+                        warn_notification_severity="OFF", notifications_min_severity="OFF",  # none sent
                     )
                 except (ValueError, DriverError) as e:
                     raise ConfigurationError(f"bad Neo4j URI {self._uri!r}: {e}") from e
