@@ -324,3 +324,23 @@ async def test_an_append_bigger_than_a_batch_still_lands_whole_beside_others(mak
     records = {r.offset: r.event for r in await log.read(INTERACTIONS, limit=1000)}
     assert len(records) == 60 and [records[o] for o in offsets] == big
     assert sorted(a.offset for answer in answers for a in answer) == list(range(60))
+
+
+async def test_an_append_given_up_before_it_was_sent_never_lands(make: MakeLog) -> None:
+    log = make(partitions=1)
+    await log.append(INTERACTIONS, [turn("u", "first")])  # topic, producer and writer exist
+    [writer] = log._appender._writers.values()
+    in_flight = asyncio.create_task(log.append(INTERACTIONS, [turn("u", f"big {j}") for j in range(2000)]))
+    given_up = asyncio.create_task(log.append(INTERACTIONS, [turn("u", "given up")]))
+    for _ in range(10_000):  # until the big one is being sent and the small one waits behind it
+        if writer._queue and writer.busy:
+            break
+        await asyncio.sleep(0)
+    assert writer._queue, "the second append never queued behind the first"
+    given_up.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await given_up
+    assert len(await in_flight) == 2000
+    [after] = await log.append(INTERACTIONS, [turn("u", "after")])
+    contents = [r.event.content for r in await log.read(INTERACTIONS, limit=5000) if r.event is not None]
+    assert "given up" not in contents and contents[-1] == "after" and after.offset == 2001

@@ -130,7 +130,11 @@ class PartitionWriter:
         return group
 
     async def _send(self, group: list[Pending]) -> None:
-        producer = await self._producer()
+        try:
+            producer = await self._producer()
+        except PersistenceError as e:  # no producer (the brokers are gone): these fail, the next may not
+            self._fail(group, e)
+            return
         try:
             if len(group) == 1 and group[0].size + _BATCH_OVERHEAD > self._max_batch:
                 offsets = await self._send_alone(producer, group[0].records)
