@@ -135,33 +135,32 @@ class PartitionWriter:
         except PersistenceError as e:  # no producer (the brokers are gone): these fail, the next may not
             self._fail(group, e)
             return
+        batch, members = self._build(producer, group)
+        for late in reversed(group[len(members) or 1:]):  # did not fit: the next batch takes them
+            self._queue.appendleft(late)
+        sent = members or group[:1]
         try:
-            if len(group) == 1 and group[0].size + _BATCH_OVERHEAD > self._max_batch:
-                offsets = await self._send_alone(producer, group[0].records)
-                self._answer(group[0], offsets)
+            if not members:  # one append bigger than a batch: alone, batch after batch
+                self._answer(group[0], await self._send_alone(producer, group[0].records))
                 return
-            batch, members = self._build(producer, group)
-            for late in reversed(group[len(members):]):  # did not fit after all: next time
-                self._queue.appendleft(late)
             base = await self._send_batch(producer, batch)
         except PersistenceError as e:
             await self._drop(producer)
-            self._fail(group, e)
+            self._fail(sent, e)
             return
-        start = base
         for pending in members:
-            self._answer(pending, list(range(start, start + len(pending.records))))
-            start += len(pending.records)
+            self._answer(pending, list(range(base, base + len(pending.records))))
+            base += len(pending.records)
 
     def _build(self, producer: AIOKafkaProducer, group: list[Pending]) -> tuple[Any, list[Pending]]:
-        """One batch holding the longest prefix of ``group`` whose records all fit; an
-        append is never split across batches here."""
+        """One batch holding the longest prefix of ``group`` whose records all fit (an
+        append is never split here); no members when the first alone does not fit."""
         for n in range(len(group), 0, -1):
             batch = producer.create_batch()
             if all(batch.append(key=k, value=v, timestamp=None, headers=h) is not None
                    for pending in group[:n] for k, v, h in pending.records):
                 return batch, group[:n]
-        raise PersistenceError("a Kafka append did not fit one record batch")  # _take's sizes prevent it
+        return None, []
 
     async def _send_alone(self, producer: AIOKafkaProducer, records: Sequence[Record]) -> list[int]:
         """An append bigger than one batch: its records in as many batches as they need,
