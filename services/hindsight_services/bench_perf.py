@@ -16,8 +16,7 @@ Phases, all through the public HTTP API, for one tenant and ONE user:
 2. projection: interactions per second from the first ingest write until every
    projection has applied everything (embedding included);
 3. freshness: a writer at a steady rate; for each write, the time from its answer until
-   the embed and project consumers hold its
-   offset, as ``/v1/status`` reports positions;
+   the embed and project consumers hold its offset, as ``/v1/status`` reports positions;
 4. recall: the default preset at each size in ``--sizes`` (the user's turns are topped up
    to that many first), query embedding included.
 
