@@ -120,6 +120,30 @@ async def test_a_user_already_in_the_table_is_read_into_memory_on_first_search(t
         await fts.close()
 
 
+async def test_deferred_writes_of_a_new_user_are_read_on_first_search(tmp_path: Path) -> None:
+    """A rebuild's new version (``defer_caches``): its writes fill no in-memory postings;
+    the first search reads the user from the table, and the scores are FTS5's."""
+    index = SqliteFtsIndex(tmp_path / "text.sqlite3", memory_bytes=BUDGET)
+    fts = SqliteFtsIndex(tmp_path / "text.sqlite3")
+    try:
+        index.defer_caches()
+        turns = corpus(160)
+        for first in range(0, len(turns), 40):
+            await index.upsert(turns[first:first + 40], {"s#0": first + 40})
+        assert index.memory_stats()["documents"] == 0  # type: ignore[index]
+        scope = Scope(tenant="t1", user="ann")
+        got, expected = await both(index, fts, scope, "greyhound walk", 10, "content")
+        assert got == expected and expected
+        await asyncio.gather(*index._builds)
+        assert index.memory_stats()["documents"] == 160  # type: ignore[index]
+        for query in QUERIES:
+            got, expected = await both(index, fts, scope, query, 20, "context")
+            assert got == expected
+    finally:
+        await index.close()
+        await fts.close()
+
+
 async def test_a_query_term_of_several_tokens_is_left_to_fts5_as_a_phrase(tmp_path: Path) -> None:
     assert memory_terms("Did O'Brien call about snake_case?") is None
     assert memory_terms("Running with Pixel runs") == ["run", "pixel", "run"]  # repeats count, as in FTS5

@@ -137,6 +137,28 @@ async def test_a_user_the_shard_already_held_is_read_on_first_search(tmp_path: P
         await index.close()
 
 
+async def test_deferred_writes_of_a_new_user_are_read_on_first_search(tmp_path: Path) -> None:
+    """A rebuild's new version (``defer_caches``): its writes fill no in-memory copy;
+    the first search after it reads the user from the shard, and answers as before."""
+    corpus = points(200)
+    index = QdrantEdgeIndex(tmp_path / "v", DIM, memory_bytes=BUDGET)
+    shard = QdrantEdgeIndex(tmp_path / "plain", DIM)
+    try:
+        index.defer_caches()
+        for first in range(0, 200, 50):
+            await index.upsert(corpus[first:first + 50], {"s#0": first + 50})
+            await shard.upsert(corpus[first:first + 50], {"s#0": first + 50})
+        assert index.memory_stats()["points"] == 0  # type: ignore[index]
+        query = queries(1)[0]
+        assert await results(index, SCOPES[0], query, 10) == await results(shard, SCOPES[0], query, 10)
+        assert (await wait_ready(index))["points"] == 200
+        for scope in SCOPES[:4]:
+            assert await results(index, scope, query, 10) == await results(shard, scope, query, 10)
+    finally:
+        await index.close()
+        await shard.close()
+
+
 async def test_an_erased_user_leaves_memory_and_results(tmp_path: Path) -> None:
     index = QdrantEdgeIndex(tmp_path / "v", DIM, memory_bytes=BUDGET)
     try:

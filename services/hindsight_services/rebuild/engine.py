@@ -1,11 +1,11 @@
 """An online rebuild: fill new versions of projections from the log beside the live
 ones, swap them in once they reach the head, then drain.
 
-The new versions are fed by consumers of their own (groups ``rebuild-embed`` and
-``rebuild-project``, so in the cluster they never take partitions from the live
-workers), each resuming from the position its new version records. They run the live
-services' own handlers (``Embed``, ``Project``), so a rebuilt projection holds what the
-live one would. The order:
+The new versions are fed by a consumer of their own (group ``rebuild``, so in the
+cluster it never takes partitions from the live workers), resuming from the least
+advanced position the new versions record. It runs the live services' own handlers
+(``Embed``, ``Project``) side by side on each batch, so a rebuilt projection holds what
+the live one would. The order:
 
 1. catch up: run until every new version's position reaches the log's head (new events
    keep arriving; the live versions keep serving and receiving them);
@@ -27,7 +27,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from hindsight_common.consumer import Consumer, supervise
+from hindsight_common.consumer import Consumer, Handler, supervise
 from hindsight_common.documents import documents_of
 from hindsight_common.embedding_cache import CachedEmbedder
 from hindsight_common.ports.embedder import Embedder
@@ -43,6 +43,7 @@ from hindsight_services.project.handler import Project, graph_item
 
 log = logging.getLogger(__name__)
 
+GROUP = "rebuild"
 NEAR_LAG = 200  # records: close enough to the head to swap once the lag stays there
 NEAR_POLLS = 25
 
@@ -99,29 +100,63 @@ class GraphOnly:
             await self._graph.upsert([graph_item(r, d) for r, d in pairs], position)
 
 
+class Together:
+    """Handlers of the same streams run on each batch at the same time, so a rebuild of
+    the vectors and the text (and graph) reads, opens and parses each record once, and
+    one handler's waits on its store overlap the other's work. When one fails the others
+    are cancelled and the batch is retried as a whole (every projection write is
+    idempotent, and positions only move forward)."""
+
+    def __init__(self, *handlers: Handler) -> None:
+        self._handlers = handlers
+
+    async def handle(self, records: Sequence[LogRecord], position: Position) -> None:
+        async def run(handler: Handler) -> None:
+            await handler(records, position)
+
+        try:
+            async with asyncio.TaskGroup() as writes:
+                for handler in self._handlers:
+                    writes.create_task(run(handler))
+        except BaseExceptionGroup as failed:  # the consumer judges the error itself
+            raise failed.exceptions[0] from None
+
+
 def rebuild_consumers(
     log_: EventLog, new: NewVersions, cache: EmbeddingCache | None, live_text: TextIndex,
     poll_timeout_s: float, batch: int,
 ) -> list[Consumer]:
-    """``batch``: records per fetch (``HINDSIGHT_REBUILD_BATCH``). A rebuild reads many at a
-    time: each batch is one write per projection, which is where a rebuild spends its time
-    once the vectors come from the cache."""
-    out = []
+    """One consumer, group ``rebuild``, running embed's handler into the new vector
+    version and project's into the new text and graph versions on each batch, resuming
+    from the least advanced of them (a version ahead of it rewrites a few records it
+    holds; the writes are idempotent). ``batch``: records per fetch
+    (``HINDSIGHT_REBUILD_BATCH``). A rebuild reads many at a time: each batch is one
+    write per projection, which is where a rebuild spends its time once the vectors come
+    from the cache."""
+    for store in (new.vectors, new.text):
+        if store is not None:
+            store.defer_caches()  # nothing searches a new version before the swap
+    handlers: list[Handler] = []
+    positions: list[Callable[[], Awaitable[Position]]] = []
     if new.vectors is not None and new.embedder is not None:
         embedder: Embedder = CachedEmbedder(new.embedder, cache) if cache is not None else new.embedder
-        out.append(Consumer(log_, "rebuild-" + embed_wiring.GROUP, embed_wiring.STREAMS,
-                            Embed(embedder, new.vectors).handle, resume_from=new.vectors.position,
-                            batch_size=batch, poll_timeout_s=poll_timeout_s))
+        handlers.append(Embed(embedder, new.vectors).handle)
+        positions.append(new.vectors.position)
     if new.text is not None:
-        project = Project(new.text, new.graph)
-        out.append(Consumer(log_, "rebuild-" + project_wiring.GROUP, project_wiring.STREAMS, project.handle,
-                            resume_from=project_wiring.resume_position(new.text, new.graph),
-                            batch_size=batch, poll_timeout_s=poll_timeout_s))
+        handlers.append(Project(new.text, new.graph).handle)
+        positions.append(project_wiring.resume_position(new.text, new.graph))
     elif new.graph is not None:
-        out.append(Consumer(log_, "rebuild-" + project_wiring.GROUP, project_wiring.STREAMS,
-                            GraphOnly(live_text, new.graph).handle, resume_from=new.graph.position,
-                            batch_size=batch, poll_timeout_s=poll_timeout_s))
-    return out
+        handlers.append(GraphOnly(live_text, new.graph).handle)
+        positions.append(new.graph.position)
+    if not handlers:
+        return []
+
+    async def resume() -> Position:
+        return project_wiring.min_position(*await asyncio.gather(*(p() for p in positions)))
+
+    handler = handlers[0] if len(handlers) == 1 else Together(*handlers).handle
+    return [Consumer(log_, GROUP, embed_wiring.STREAMS, handler, resume_from=resume,
+                     batch_size=batch, poll_timeout_s=poll_timeout_s)]
 
 
 class Rebuild:

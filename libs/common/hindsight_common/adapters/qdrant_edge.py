@@ -189,6 +189,10 @@ class QdrantEdgeIndex(VectorIndex):
         with self._guard.reading():
             return fn()
 
+    def defer_caches(self) -> None:
+        if self._memory is not None:
+            self._memory.follow_new_users = False
+
     async def upsert(self, items: Sequence[Embedded], position: Position) -> None:
         points = [
             qe.Point(id=item.document.id, vector=list(item.vector),

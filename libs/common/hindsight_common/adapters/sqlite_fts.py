@@ -165,6 +165,10 @@ class SqliteFtsIndex(SqliteProjectionTables, TextIndex):
         self._with_rows: set[UserKey] = set()  # users found to have rows before their first write here
         self._builds: set[asyncio.Task[None]] = set()
 
+    def defer_caches(self) -> None:
+        if self._memory is not None:
+            self._memory.follow_new_users = False
+
     async def upsert(self, documents: Sequence[Document], position: Position) -> None:
         rows = [
             (d.id, d.tenant, d.user, d.session, d.agent or "", d.type,

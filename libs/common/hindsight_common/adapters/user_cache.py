@@ -62,6 +62,7 @@ class UserCache(Generic[I]):
         self._empty = empty
         self._lock = threading.Lock()
         self._users: dict[UserKey, _Entry[I]] = {}
+        self.follow_new_users = True  # False: ``fresh`` finds none (``Projection.defer_caches``)
 
     def empty(self) -> I:
         """A new empty index (what a build fills)."""
@@ -122,7 +123,9 @@ class UserCache(Generic[I]):
         """Of ``users`` (about to be written), those the store holds nothing of yet: their
         indexes can start empty and ready. ``holds`` asks the store, once per user:
         those it holds are remembered in ``stored`` and read when first searched."""
-        out = set()
+        out: set[UserKey] = set()
+        if not self.follow_new_users:
+            return out  # read when first searched: ``holds`` would say the store has them
         for key in users - stored:
             if self.known(key):
                 continue

@@ -151,6 +151,12 @@ class Projection(ABC):
     async def close(self) -> None:
         """Flush and release. Idempotent."""
 
+    def defer_caches(self) -> None:
+        """A bulk of writes comes before any search (a rebuild filling a new version):
+        an in-memory copy of users' data (embedded stores) stops following the writes of
+        users it does not hold yet; each user's is read from the store when first
+        searched instead. Nothing to do for a store without one."""
+
 
 class VectorIndex(Projection):
     """Dense-vector projection (Qdrant Edge embedded, Qdrant server in the cluster)."""
