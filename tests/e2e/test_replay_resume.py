@@ -1,5 +1,6 @@
 """``hindsight replay`` killed midway (SIGKILL) resumes from the position its new
-versions recorded instead of starting over (real processes, real bge-small-en)."""
+versions recorded instead of starting over, and its vector process dies with it (real
+processes, real bge-small-en)."""
 
 from __future__ import annotations
 
@@ -28,6 +29,19 @@ def _env(**extra: str) -> dict[str, str]:
     return env
 
 
+def _children(pid: int) -> list[int]:
+    """Live processes whose parent is ``pid`` (Linux ``/proc``)."""
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z":
+            out.append(int(stat.parent.name))
+    return out
+
+
 def test_a_replay_killed_midway_resumes_from_its_position(tmp_path: Path) -> None:
     settings = Settings(data_dir=tmp_path / "data")
     asyncio.run(fill_log(settings, N))
@@ -43,8 +57,14 @@ def test_a_replay_killed_midway_resumes_from_its_position(tmp_path: Path) -> Non
             break
         time.sleep(0.05)
     assert first.poll() is None, f"the replay ended (exit {first.returncode}) before it could be killed"
+    children = _children(first.pid)  # the process filling the vectors (rebuild/prefill.py)
+    assert children, "the offline replay fills the vectors in a process of its own"
     first.send_signal(signal.SIGKILL)
     first.wait()
+    deadline = time.monotonic() + 10
+    while any(Path(f"/proc/{c}").exists() for c in children) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(Path(f"/proc/{c}").exists() for c in children), "the vector process outlived the replay"
     assert 40 <= applied < N
     recorded = json.loads((settings.projections_dir / "rebuild.json").read_text())
     assert recorded["targets"] == {"vector": 2, "text": 2, "graph": 2}

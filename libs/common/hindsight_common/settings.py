@@ -189,6 +189,9 @@ class Settings(BaseSettings):
     consumer_batch: int = Field(256, ge=1)
     rebuild_batch: int = Field(
         2000, ge=1, description="Records per batch of an online rebuild's consumers (one write each).")
+    rebuild_processes: int = Field(
+        2, ge=1, le=2, description="Processes of `hindsight replay` with no server running: 2 fills the new "
+        "vector version in a process of its own (a second core), 1 keeps the rebuild in one process.")
     poll_timeout_s: float = Field(0.5, gt=0)
 
     # Reflection: the offline rules unless an OpenAI-compatible LLM is configured.

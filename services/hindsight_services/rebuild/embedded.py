@@ -12,8 +12,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import shutil
+import time
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from hindsight_common.errors import ConfigurationError
@@ -24,7 +25,9 @@ from hindsight_common.ports.log import EventLog
 from hindsight_common.ports.graph import GraphStore
 from hindsight_common.ports.projection import Projection, TextIndex, VectorIndex
 from hindsight_common.settings import Settings
+from hindsight_services.rebuild import prefill
 from hindsight_services.rebuild.engine import NewVersions, Progress, Rebuild, rebuild_consumers
+from hindsight_services.rebuild.prefill import HeadStart
 from hindsight_services.rebuild.live import LiveEmbedder, LiveGraph, LiveTextIndex, LiveVectorIndex, Swappable
 from hindsight_services.rebuild.records import (
     PROJECTIONS,
@@ -142,8 +145,13 @@ async def rebuild_data_dir(
     resolved to its live versions) from ``log_``. ``lookup``: the live text index, read
     for a forgotten memory's content when only the graph is rebuilt. ``embedder``
     overrides the one ``request.embedder`` names (tests). ``on_swap`` switches a running
-    server to the new stores; without it they are closed after the pointer moved."""
+    server to the new stores; without it they are closed after the pointer moved. With
+    neither (no server) the vectors get a process of their own first (``prefill.py``)."""
     record, resumed = plan(settings, request)
+    started = time.monotonic()
+    head: HeadStart | None = None
+    if on_swap is None and embedder is None and prefill.wanted(settings, record):
+        head = await prefill.head_start(settings, record, log_, cache, lookup, on_progress)
     chosen = embedder or await choose_embedder(settings, record, live_embedder)
     new = await open_new(settings, record, chosen)
     live = read_versions(settings)
@@ -158,7 +166,14 @@ async def rebuild_data_dir(
 
     try:
         rebuild = Rebuild(log_, rebuild_consumers(log_, new, cache, lookup, settings.poll_timeout_s, settings.rebuild_batch))
-        progress = await rebuild.run(swap, on_progress)
+        shown = on_progress
+        if head is not None and on_progress is not None:
+            before = head.progress
+
+            def shown(p: Progress) -> None:  # the whole run's records: the head start's too
+                on_progress(replace(p, applied=before.applied + p.applied, resumed_from=before.resumed_from))
+
+        progress = await rebuild.run(swap, shown)
     except BaseException:
         if on_swap is None or read_versions(settings) != swapped:
             await new.close()  # not live (yet): the next run resumes from what they hold
@@ -169,8 +184,14 @@ async def rebuild_data_dir(
     if after_swap is not None:
         await after_swap()  # the old versions are closed before they may be dropped
     dropped = drop_versions(settings, record.projections, swapped) if request.drop_old else []
+    extra: dict[str, object] = {}
+    if head is not None:  # the whole run: the head start's records, then the rest's
+        applied = head.progress.applied + progress.applied
+        progress = Progress("done", applied, head.progress.resumed_from, 0,
+                            applied / max(time.monotonic() - started, 1e-9), None)
+        extra["vector_process"] = {"applied": head.child_applied, "embedded": head.embedded, "error": head.error}
     return {"rebuilt": list(record.projections), "versions": dict(record.targets), "embedder": record.embedder,
-            "resumed": resumed, **progress.as_dict(), "dropped": dropped}
+            "resumed": resumed, **progress.as_dict(), "dropped": dropped, **extra}
 
 
 class EmbeddedRebuilds:

@@ -123,14 +123,15 @@ class Together:
 
 
 def rebuild_consumers(
-    log_: EventLog, new: NewVersions, cache: EmbeddingCache | None, live_text: TextIndex,
-    poll_timeout_s: float, batch: int,
+    log_: EventLog, new: NewVersions, cache: EmbeddingCache | None, live_text: TextIndex | None,
+    poll_timeout_s: float, batch: int, *, group: str = GROUP,
 ) -> list[Consumer]:
     """One consumer, group ``rebuild``, running embed's handler into the new vector
     version and project's into the new text and graph versions on each batch, resuming
     from the least advanced of them (a version ahead of it rewrites a few records it
     holds; the writes are idempotent). ``batch``: records per fetch
-    (``HINDSIGHT_REBUILD_BATCH``). A rebuild reads many at a time: each batch is one
+    (``HINDSIGHT_REBUILD_BATCH``); ``group``: another for the vector process of an
+    offline rebuild (``prefill.py``). A rebuild reads many at a time: each batch is one
     write per projection, which is where a rebuild spends its time once the vectors come
     from the cache."""
     for store in (new.vectors, new.text):
@@ -146,6 +147,8 @@ def rebuild_consumers(
         handlers.append(Project(new.text, new.graph).handle)
         positions.append(project_wiring.resume_position(new.text, new.graph))
     elif new.graph is not None:
+        if live_text is None:
+            raise ValueError("a rebuild of the graph alone reads forgotten memories from the live text index")
         handlers.append(GraphOnly(live_text, new.graph).handle)
         positions.append(new.graph.position)
     if not handlers:
@@ -155,7 +158,7 @@ def rebuild_consumers(
         return project_wiring.min_position(*await asyncio.gather(*(p() for p in positions)))
 
     handler = handlers[0] if len(handlers) == 1 else Together(*handlers).handle
-    return [Consumer(log_, GROUP, embed_wiring.STREAMS, handler, resume_from=resume,
+    return [Consumer(log_, group, embed_wiring.STREAMS, handler, resume_from=resume,
                      batch_size=batch, poll_timeout_s=poll_timeout_s)]
 
 
