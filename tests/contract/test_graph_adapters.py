@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -23,7 +24,7 @@ from hindsight_common.adapters.sqlite_key_vault import SqliteKeyVault
 from hindsight_common.errors import ConfigurationError, ProjectionError
 from hindsight_common.events import InteractionRecorded, MemoryExtracted, ReflectorInfo, serialize_event
 from hindsight_common.factory import make_graph_store
-from hindsight_common.ports.graph import GraphLinks, GraphStore
+from hindsight_common.ports.graph import GraphItem, GraphLinks, GraphStore
 from hindsight_common.ports.log import LogRecord
 from hindsight_common.ports.projection import Scope
 from hindsight_common.security.data_keys import DataKeys
@@ -61,6 +62,29 @@ class TestSqliteGraph(GraphContract):
         await graph.close()
         with pytest.raises(ProjectionError):
             await graph.count("t1")
+
+    async def test_a_batch_leaves_what_its_items_written_one_by_one_leave(self, tmp_path: Path) -> None:
+        """One statement per kind for a batch, with documents met twice (a memory
+        rewritten, a turn re-typed): every table as when each item is its own write."""
+        first = items()
+        again = [GraphItem(replace(first[0].document, type="quarantined"), ("Leeds", "Pixel")),
+                 GraphItem(replace(first[6].document, content="Ann's lurcher is Pixel"), ("Ann",),
+                           derived_from=(I1,), supersedes=(M1, I3)),
+                 GraphItem(replace(first[1].document, session="s9"), ("Weather Bureau",))]
+        batch = [*first[:4], again[0], *first[4:], again[1], again[2], first[0]]
+        together, alone = SqliteGraph(tmp_path / "together.sqlite3"), SqliteGraph(tmp_path / "alone.sqlite3")
+        try:
+            await together.upsert(batch, {"s#0": 1})
+            for item in batch:
+                await alone.upsert([item], {"s#0": 1})
+            tables = ("docs", "entities", "users", "sessions", "edges")
+            for table in tables:
+                rows = [sorted(g._db.execute(f"SELECT * FROM {table}").fetchall()) for g in (together, alone)]
+                assert rows[0] == rows[1] and rows[0], table
+            assert await together.links_of("t1", M2) == await alone.links_of("t1", M2)
+        finally:
+            await together.close()
+            await alone.close()
 
 
 @pytest.fixture

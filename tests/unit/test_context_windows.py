@@ -89,3 +89,16 @@ async def test_a_turn_quarantined_in_the_batch_is_nobodys_neighbour() -> None:
     out = {d.id: d for d in await with_context([*turns, held], no_neighbours)}
     assert out["ids11"].type == "quarantined" and out["ids11"].context == ""
     assert out["ids12"].context == "Ann: turn 0\nAnn: turn 2"
+
+
+def test_a_documents_quick_copy_is_replaces_and_refuses_unknown_fields() -> None:
+    d = turn(3)
+    copy = d.but(context="turn 2\nturn 3", offset=9)
+    assert copy == replace(d, context="turn 2\nturn 3", offset=9) and copy is not d
+    assert (d.context, d.offset) == ("", 4)  # the original is untouched
+    try:
+        d.but(contxt="x")
+    except TypeError as e:
+        assert "contxt" in str(e)
+    else:
+        raise AssertionError("an unknown field was accepted")

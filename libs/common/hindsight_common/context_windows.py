@@ -17,7 +17,6 @@ neighbourhood; a redelivered batch changes nothing.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import replace
 
 from hindsight_common.ports.projection import Document
 
@@ -69,7 +68,7 @@ async def with_context(documents: Sequence[Document], neighbours: Neighbours, wi
             context = neighbourhood(merged, i, window)
             if d.id in batch or context != d.context:
                 out.pop(d.id, None)  # re-inserted last: its final neighbourhood
-                out[d.id] = replace(d, context=context)
+                out[d.id] = d.but(context=context)
     return list(out.values())
 
 

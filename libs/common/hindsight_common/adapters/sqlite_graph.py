@@ -104,8 +104,7 @@ class SqliteGraph(SqliteProjectionTables, GraphStore):
         def tx(db: sqlite3.Connection) -> None:
             db.execute("BEGIN IMMEDIATE")
             try:
-                for item in items:
-                    _write(db, item)
+                _write(db, items)
                 record_position(db, position)
                 db.execute("COMMIT")
             except BaseException:
@@ -212,40 +211,53 @@ class SqliteGraph(SqliteProjectionTables, GraphStore):
 
 
 
-def _write(db: sqlite3.Connection, item: GraphItem) -> None:
-    """One document, its nodes and the edges it owns (replacing the old ones)."""
-    d = item.document
-    t = d.tenant
-    db.execute(
+def _write(db: sqlite3.Connection, items: Sequence[GraphItem]) -> None:
+    """Documents, their nodes and the edges they own (replacing the old ones), in a
+    statement per kind for the whole batch. The same as writing them one by one: a
+    document met twice keeps its last state and its last edges; the entity, user and
+    session nodes and the session -> user edges of every item stay."""
+    last: dict[tuple[str, str], GraphItem] = {}
+    entities: list[tuple[str, str, str]] = []
+    users: dict[tuple[str, str], None] = {}
+    sessions: dict[tuple[str, str, str], None] = {}
+    of_user: dict[tuple[str, str, str, str], None] = {}
+    keys: dict[tuple[str, str], dict[str, str]] = {}
+    for item in items:
+        d = item.document
+        t = d.tenant
+        last.pop((t, d.id), None)
+        last[(t, d.id)] = item  # in the order of last appearance
+        names: dict[str, str] = {}
+        for name in item.entities:
+            key = entity_key(name)
+            if key:
+                names.setdefault(key, name)
+        keys[(t, d.id)] = names
+        entities += [(t, key, name) for key, name in names.items()]
+        users[(t, d.user)] = None
+        sessions[(t, d.user, d.session)] = None
+        of_user[(t, "OF_USER", session_node(d.user, d.session), d.user)] = None
+    db.executemany(
         "INSERT INTO docs (tenant, id, user, session, agent, type, ts, payload) "
         "VALUES (?,?,?,?,?,?,?,?) ON CONFLICT (tenant, id) DO UPDATE SET user=excluded.user, "
         "session=excluded.session, agent=excluded.agent, type=excluded.type, ts=excluded.ts, "
         "payload=excluded.payload",
-        (t, d.id, d.user, d.session, d.agent or "", d.type, d.occurred_at.timestamp(),
-         json.dumps(to_payload(d))),
+        [(d.tenant, d.id, d.user, d.session, d.agent or "", d.type, d.occurred_at.timestamp(),
+          json.dumps(to_payload(d))) for d in (item.document for item in last.values())],
     )
-    db.execute(
-        f"DELETE FROM edges WHERE tenant=? AND src=? AND rel IN ({','.join('?' * len(_DOC_EDGES))})",
-        (t, d.id, *_DOC_EDGES),
-    )
-    names: dict[str, str] = {}
-    for name in item.entities:
-        key = entity_key(name)
-        if key:
-            names.setdefault(key, name)
     db.executemany(
-        "INSERT INTO entities (tenant, key, name) VALUES (?,?,?) ON CONFLICT DO NOTHING",
-        [(t, key, name) for key, name in names.items()],
+        f"DELETE FROM edges WHERE tenant=? AND src=? AND rel IN ({','.join('?' * len(_DOC_EDGES))})",
+        [(t, doc_id, *_DOC_EDGES) for t, doc_id in last],
     )
-    session = session_node(d.user, d.session)
-    db.execute("INSERT OR IGNORE INTO users (tenant, user) VALUES (?,?)", (t, d.user))
-    db.execute(
-        "INSERT OR IGNORE INTO sessions (tenant, user, session) VALUES (?,?,?)",
-        (t, d.user, d.session),
-    )
-    edges = [(t, "MENTIONS", d.id, key) for key in names]
-    edges.append((t, "IN_SESSION", d.id, session))
-    edges.append((t, "OF_USER", session, d.user))
-    edges += [(t, "DERIVED_FROM", d.id, e) for e in item.derived_from]
-    edges += [(t, "SUPERSEDES", d.id, m) for m in item.supersedes if m != d.id]
+    db.executemany("INSERT INTO entities (tenant, key, name) VALUES (?,?,?) ON CONFLICT DO NOTHING", entities)
+    db.executemany("INSERT OR IGNORE INTO users (tenant, user) VALUES (?,?)", list(users))
+    db.executemany("INSERT OR IGNORE INTO sessions (tenant, user, session) VALUES (?,?,?)", list(sessions))
+    edges: list[tuple[str, str, str, str]] = []
+    for (t, doc_id), item in last.items():
+        d = item.document
+        edges += [(t, "MENTIONS", doc_id, key) for key in keys[(t, doc_id)]]
+        edges.append((t, "IN_SESSION", doc_id, session_node(d.user, d.session)))
+        edges += [(t, "DERIVED_FROM", doc_id, e) for e in item.derived_from]
+        edges += [(t, "SUPERSEDES", doc_id, m) for m in item.supersedes if m != doc_id]
+    edges += list(of_user)
     db.executemany("INSERT OR IGNORE INTO edges (tenant, rel, src, dst) VALUES (?,?,?,?)", edges)

