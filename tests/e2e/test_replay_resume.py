@@ -25,7 +25,9 @@ def _env(**extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("HINDSIGHT_")}
     # Small batches, and every text embedded (no cache): slow enough to be killed midway.
     env.update({"HINDSIGHT_EMBEDDING_CACHE": "false", "HINDSIGHT_REBUILD_BATCH": "20",
-                "HINDSIGHT_MODEL_THREADS": "1", **extra})
+                "HINDSIGHT_MODEL_THREADS": "1",
+                # The vectors in a process of their own at this size too.
+                "HINDSIGHT_REBUILD_PROCESS_MIN_RECORDS": "0", **extra})
     return env
 
 

@@ -40,7 +40,8 @@ async def _rebuild(settings: Settings) -> tuple[dict[str, object], int, int]:
 
 
 async def test_the_vectors_are_filled_by_a_process_of_their_own(tmp_path: Path) -> None:
-    settings = Settings(data_dir=tmp_path / "data", reflect_every_n_turns=10**9, reflect_idle_s=10**9)
+    settings = Settings(data_dir=tmp_path / "data", reflect_every_n_turns=10**9, reflect_idle_s=10**9,
+                        rebuild_process_min_records=N)
     await fill_log(settings, N)
     result, vectors, texts = await _rebuild(settings)
     child = result["vector_process"]
@@ -54,7 +55,8 @@ async def test_the_vectors_are_filled_by_a_process_of_their_own(tmp_path: Path) 
 
 async def test_when_the_vector_process_cannot_run_this_one_rebuilds_the_vectors(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    settings = Settings(data_dir=tmp_path / "data", reflect_every_n_turns=10**9, reflect_idle_s=10**9)
+    settings = Settings(data_dir=tmp_path / "data", reflect_every_n_turns=10**9, reflect_idle_s=10**9,
+                        rebuild_process_min_records=0)
     await fill_log(settings, N)
     monkeypatch.setattr(sys, "executable", "/bin/false")  # the child exits 1 at once
     result, vectors, texts = await _rebuild(settings)
@@ -62,9 +64,11 @@ async def test_when_the_vector_process_cannot_run_this_one_rebuilds_the_vectors(
     assert result["phase"] == "done" and vectors == texts == N
 
 
-async def test_one_process_when_asked(tmp_path: Path) -> None:
+@pytest.mark.parametrize("options", [{"rebuild_processes": 1}, {"rebuild_process_min_records": 10 * N}],
+                         ids=["asked", "too few records"])
+async def test_one_process_when_asked_or_when_there_is_little_to_do(tmp_path: Path, options: dict[str, int]) -> None:
     settings = Settings(data_dir=tmp_path / "data", reflect_every_n_turns=10**9, reflect_idle_s=10**9,
-                        rebuild_processes=1)
+                        **options)  # type: ignore[arg-type]
     await fill_log(settings, N)
     result, vectors, texts = await _rebuild(settings)
     assert "vector_process" not in result and result["applied"] == N and vectors == texts == N

@@ -192,6 +192,9 @@ class Settings(BaseSettings):
     rebuild_processes: int = Field(
         2, ge=1, le=2, description="Processes of `hindsight replay` with no server running: 2 fills the new "
         "vector version in a process of its own (a second core), 1 keeps the rebuild in one process.")
+    rebuild_process_min_records: int = Field(
+        5000, ge=0, description="Records the new vector version lacks below which `hindsight replay` stays in "
+        "one process (starting the second costs a few seconds).")
     poll_timeout_s: float = Field(0.5, gt=0)
 
     # Reflection: the offline rules unless an OpenAI-compatible LLM is configured.

@@ -150,7 +150,7 @@ async def rebuild_data_dir(
     record, resumed = plan(settings, request)
     started = time.monotonic()
     head: HeadStart | None = None
-    if on_swap is None and embedder is None and prefill.wanted(settings, record):
+    if on_swap is None and embedder is None and await prefill.wanted(settings, record, log_):
         head = await prefill.head_start(settings, record, log_, cache, lookup, on_progress)
     chosen = embedder or await choose_embedder(settings, record, live_embedder)
     new = await open_new(settings, record, chosen)

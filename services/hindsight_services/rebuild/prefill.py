@@ -30,6 +30,7 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
 
+from hindsight_common.adapters.position_file import read_position
 from hindsight_common.embedding_cache import CachedEmbedder
 from hindsight_common.factory import make_embedder, make_embedding_cache, make_graph_store, make_log, make_text_index
 from hindsight_common.factory import make_vector_index
@@ -37,7 +38,8 @@ from hindsight_common.ports.embedding_cache import EmbeddingCache
 from hindsight_common.ports.log import EventLog
 from hindsight_common.ports.projection import TextIndex
 from hindsight_common.settings import Settings
-from hindsight_services.rebuild.engine import NewVersions, Progress, Rebuild, rebuild_consumers
+from hindsight_services.embed import wiring as embed_wiring
+from hindsight_services.rebuild.engine import NewVersions, Progress, Rebuild, rebuild_consumers, remaining
 from hindsight_services.rebuild.records import RebuildRecord, at_versions
 
 log = logging.getLogger(__name__)
@@ -45,10 +47,18 @@ log = logging.getLogger(__name__)
 GROUP = "rebuild-vector"
 
 
-def wanted(settings: Settings, record: RebuildRecord) -> bool:
+async def wanted(settings: Settings, record: RebuildRecord, log_: EventLog) -> bool:
     """Whether the vector version is filled by a child: more than one process allowed,
-    and the vectors rebuilt beside another projection."""
-    return settings.rebuild_processes > 1 and "vector" in record.projections and len(record.projections) > 1
+    the vectors rebuilt beside another projection, and at least
+    ``HINDSIGHT_REBUILD_PROCESS_MIN_RECORDS`` records for it to apply (the child takes
+    seconds to start)."""
+    if settings.rebuild_processes < 2 or "vector" not in record.projections or len(record.projections) < 2:
+        return False
+    heads: dict[str, int] = {}
+    for stream in embed_wiring.STREAMS:
+        heads.update(await log_.head(stream))
+    held = read_position(at_versions(settings, record.targets).vector_dir / "position.json")
+    return remaining(held, heads) >= settings.rebuild_process_min_records
 
 
 @dataclass(frozen=True)
