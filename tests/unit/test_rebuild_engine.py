@@ -18,6 +18,7 @@ from hindsight_common.errors import ProjectionError
 from hindsight_common.ports.embedder import Embedder
 from hindsight_common.ports.log import LogRecord, Position
 from hindsight_services.rebuild.engine import GROUP, NewVersions, Together, rebuild_consumers
+from hindsight_services.rebuild.prefill import _message
 
 
 async def test_the_handlers_of_a_batch_run_side_by_side_and_a_failure_is_the_handlers_own() -> None:
@@ -75,3 +76,9 @@ async def test_one_consumer_for_every_new_version_from_the_least_advanced(tmp_pa
     finally:
         for store in (vectors, text, graph, log_):
             await store.close()
+
+
+def test_the_vector_processs_output_is_its_json_messages_and_nothing_else_breaks_it() -> None:
+    assert _message(b'{"applied": 3, "embedded": null}\n') == {"applied": 3, "embedded": None}
+    assert _message(b"UserWarning: something a library printed\n") is None
+    assert _message(b"[1, 2]\n") is None and _message(b"\xff\xfe\n") is None

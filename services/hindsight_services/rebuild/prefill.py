@@ -29,6 +29,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
+from typing import Any
 
 from hindsight_common.adapters.position_file import read_position
 from hindsight_common.embedding_cache import CachedEmbedder
@@ -72,6 +73,19 @@ class HeadStart:
     error: str | None
 
 
+def _message(line: bytes) -> dict[str, Any] | None:
+    """A line of the child's output: its JSON message, or None for anything else one of
+    its libraries printed (logged, not fatal)."""
+    try:
+        message = json.loads(line)
+    except ValueError:
+        message = None
+    if not isinstance(message, dict):
+        log.info("vector process: %s", line.decode(errors="replace").rstrip())
+        return None
+    return message
+
+
 def _combined(parent: Progress, child: Progress | None) -> Progress:
     """The progress of both: the one with more left to apply."""
     if child is None:  # starting: as if it had everything the parent has seen left
@@ -96,7 +110,9 @@ async def head_start(settings: Settings, record: RebuildRecord, log_: EventLog, 
     async def read_child() -> None:
         assert child.stdout is not None
         async for line in child.stdout:
-            message = json.loads(line)
+            message = _message(line)
+            if message is None:
+                continue
             if "progress" in message:
                 latest["child"] = Progress(**message["progress"])
             else:
