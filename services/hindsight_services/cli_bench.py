@@ -17,7 +17,10 @@ def run_bench(args: argparse.Namespace) -> int:
     if args.bench == "recall":
         return asyncio.run(_bench_recall(args))
     if args.bench == "vectors":
-        from hindsight_services.bench_vectors import print_vector_bench, run_vector_bench
+        from hindsight_services.bench_vectors import (
+            print_vector_bench,
+            run_vector_bench,
+        )
 
         ks = sorted(set(_sizes(args.k)))
         if args.queries < 1:
@@ -70,7 +73,11 @@ async def _bench_locomo(args: argparse.Namespace) -> int:
 
 
 async def _bench_recall(args: argparse.Namespace) -> int:
-    from hindsight_services.bench_recall import preset_names, print_recall_bench, run_recall_bench
+    from hindsight_services.bench_recall import (
+        preset_names,
+        print_recall_bench,
+        run_recall_bench,
+    )
 
     sizes = _sizes(args.n)
     if args.url and args.data_dir:
@@ -116,7 +123,13 @@ def _sizes(text: str) -> list[int]:
 
 
 async def _bench_perf(args: argparse.Namespace) -> int:
-    from hindsight_services.bench_perf import Plan, default_log_dir, parse_pids, print_perf, run_perf_bench
+    from hindsight_services.bench_perf import (
+        Plan,
+        default_log_dir,
+        parse_pids,
+        print_perf,
+        run_perf_bench,
+    )
 
     plan = Plan.quick() if args.quick else Plan.full(_sizes(args.sizes))
     result = await run_perf_bench(args.url, parse_pids(args.pid), plan, default_log_dir(), args.tenant)
@@ -125,7 +138,10 @@ async def _bench_perf(args: argparse.Namespace) -> int:
 
 
 async def _bench_consolidate(args: argparse.Namespace) -> int:
-    from hindsight_services.bench_consolidate import print_consolidate_bench, run_consolidate_bench
+    from hindsight_services.bench_consolidate import (
+        print_consolidate_bench,
+        run_consolidate_bench,
+    )
 
     if args.n < 1:
         raise SystemExit("hindsight: --n must be at least 1")
@@ -148,10 +164,13 @@ def _bench_reflect(args: argparse.Namespace) -> int:
     from hindsight_common.reflection.evaluation import (
         DEV_V3_SET,
         DEV_V4_SET,
+        DEV_V5_SET,
+        DEV_V5B_SET,
         HELD_OUT_SET,
         HELD_OUT_V2_SET,
         HELD_OUT_V3_SET,
         HELD_OUT_V4_SET,
+        HELD_OUT_V5_SET,
         evaluate,
     )
 
@@ -172,8 +191,17 @@ def _bench_reflect(args: argparse.Namespace) -> int:
         "dev-v4 (the precision round was iterated on it)": str(
             files("hindsight_common.reflection").joinpath(DEV_V4_SET)
         ),
-        "held-out-v4 (committed before the precision round, never used to change a rule)": str(
+        "held-out-v4 (blind once, before the precision round; development data since)": str(
             files("hindsight_common.reflection").joinpath(HELD_OUT_V4_SET)
+        ),
+        "dev-v5 (the fifth round was iterated on it)": str(
+            files("hindsight_common.reflection").joinpath(DEV_V5_SET)
+        ),
+        "dev-v5b (written by a helper blind to the rules; the fifth round was iterated on it)": str(
+            files("hindsight_common.reflection").joinpath(DEV_V5B_SET)
+        ),
+        "held-out-v5 (committed before the fifth round, never used to change a rule)": str(
+            files("hindsight_common.reflection").joinpath(HELD_OUT_V5_SET)
         ),
     }
     out = {}

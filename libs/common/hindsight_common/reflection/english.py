@@ -37,11 +37,12 @@ TIME_PHRASE = re.compile(
 _LEADING_TIME = re.compile(rf"^(?P<time>{TIME_PHRASE.pattern})\s*,?\s+(?=I\b|my\b|we\b)", re.IGNORECASE)
 # How often: "every morning", "most weekends", "twice a week", "on Mondays".
 HABIT_PHRASE = re.compile(
-    rf"\b(?:(?:every|each) (?:single )?(?:day|morning|evening|night|week|weekend|month|"
+    rf"\b(?:(?:every|each) (?:single |other )?(?:day|morning|evening|night|week|weekend|month|"
     rf"summer|winter|{_DAY})|most (?:days|mornings|evenings|nights|weekends|weeks|{_DAY}s)|"
     rf"(?:once|twice|three times|four times|five times|\d+ times|a few times|several times) "
     rf"(?:a|per|every) (?:day|week|month|year)|on {_DAY}s|on weekends|at weekends|daily|"
-    rf"first thing)\b", re.IGNORECASE)
+    rf"(?:two|three|four|five|six|\d) (?:mornings|evenings|nights|days|lunchtimes) (?:a|per) "
+    rf"week|without fail|religiously|first thing)\b", re.IGNORECASE)
 # A frame before the subject that says when or for what, not who: "Most evenings I ...",
 # "These days I ...", "For data work, I ...".
 _LEADING_FRAME = re.compile(
@@ -328,14 +329,15 @@ _TOPIC_STOP = frozenset({
     "through", "via", "over", "under", "than", "like", "as", "there", "here", "then", "while",
     "because", "and", "or", "but", "so", "if", "by", "every", "each", "again", "too",
     "today", "tonight", "tomorrow", "yesterday", "later", "soon", "instead", "better",
-    "worse", "less",
+    "worse", "less", "along", "around", "across", "past", "near", "beside", "towards", "toward",
+    "behind", "among",
 })
 _NUMBERS = frozenset({"once", "twice", "one", "two", "three", "four", "five", "six", "seven",
                       "eight", "nine", "ten", "several", "few"})
 # Words that end a topic once it has a word ("bed early", "yoga three times", "chess
 # online") but are part of it, or skipped, when they lead ("early meetings", "two cats",
 # "online games"): numbers, and adverbs of time, place and company.
-_TRAILING_STOP = _NUMBERS | {"early", "late", "online", "offline", "outdoors", "indoors",
+_TRAILING_STOP = _NUMBERS | {"most", "religiously", "early", "late", "online", "offline", "outdoors", "indoors",
                              "outside", "inside", "abroad", "alone", "together", "nearby",
                              "locally", "downstairs", "upstairs"}
 _INNER_SKIP = frozenset({"a", "an", "the", "my", "your", "his", "her", "their", "our", "its",
@@ -362,7 +364,8 @@ def topic(phrase: str, *, limit: int = 2) -> str:
             continue
         if (word in _TRAILING_STOP or number) and picked:
             break
-        if word in _LEAD_SKIP or word in _TOPIC_STOP or word in ADVERBS or len(picked) == limit:
+        if word in _LEAD_SKIP or word in _TOPIC_STOP or word in ADVERBS or len(picked) == limit \
+                or word.endswith("n't"):
             break
         picked.append(word)
     if not picked and last_skipped.isalpha() and last_skipped not in _INNER_SKIP:

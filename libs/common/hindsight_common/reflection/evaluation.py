@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from importlib.resources import files
 from pathlib import Path
 
@@ -34,9 +34,16 @@ HELD_OUT_V3_SET = "heldout_v3_utterances.jsonl"
 # conversation, language words as adjectives, errands; iterated on.
 DEV_V4_SET = "dev_v4_utterances.jsonl"
 # Written and committed (c3d6795) before any rule of the precision round changed, never used
-# to change one; run once, at the end of that round.
+# to change one; run once, at the end of that round. Development data since the fifth round.
 HELD_OUT_V4_SET = "heldout_v4_utterances.jsonl"
-_EPOCH = datetime(2024, 1, 1, tzinfo=timezone.utc)
+# Written (2026-12-03) for the fifth round, freer wordings of the same slots: one set by the
+# person who changed the rules, one by a helper who never read them; iterated on.
+DEV_V5_SET = "dev_v5_utterances.jsonl"
+DEV_V5B_SET = "dev_v5b_utterances.jsonl"
+# Written by a helper who read only README.md, never the rules, and committed (f51ff3a)
+# before any rule of the fifth round changed; run once, at the end of that round.
+HELD_OUT_V5_SET = "heldout_v5_utterances.jsonl"
+_EPOCH = datetime(2024, 1, 1, tzinfo=UTC)
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,13 @@ ROLES: dict[str, str] = {
     "stepson": "stepson", "stepdaughter": "stepdaughter", "housemate": "roommate",
     "teammate": "teammate", "classmate": "classmate", "godmother": "godmother",
     "godfather": "godfather", "grandson": "grandson", "granddaughter": "granddaughter",
+    "supervisor": "supervisor", "mentor": "mentor", "landlord": "landlord",
+    "landlady": "landlord", "bestie": "best_friend", "stepsister": "stepsister",
+    "stepbrother": "stepbrother", "half-sister": "sister", "half-brother": "brother",
+    "grandkids": "grandchildren", "grandchildren": "grandchildren", "in-laws": "in_laws",
+    "best friend": "best_friend", "team lead": "team_lead", "tech lead": "tech_lead",
+    "line manager": "manager", "best mate": "best_friend", "bff": "best_friend",
+    "cousin-brother": "cousin", "cousin-sister": "cousin",
 }
 # Words between "my" and the role that do not change who the person is.
 ROLE_MODIFIERS = frozenset({"younger", "older", "little", "big", "baby", "twin", "eldest",
@@ -79,8 +86,17 @@ JOBS = frozenset({
     "tester",
 })
 
+# "-ist" words that describe a person's outlook or pastime, not their work.
+NOT_JOBS = frozenset({"optimist", "pessimist", "perfectionist", "realist", "idealist",
+                       "minimalist", "feminist", "atheist", "purist", "racist", "extremist",
+                       "tourist", "cyclist", "socialist", "communist", "capitalist", "humanist",
+                       "pacifist", "nationalist", "narcissist", "hedonist", "fatalist",
+                       "loyalist", "moralist", "modernist", "motorist", "finalist", "buddhist",
+                       "methodist", "baptist", "activist", "environmentalist", "vocalist"})
+
 DIETS = ("vegetarian", "vegan", "pescatarian", "gluten-free", "gluten free", "keto",
-         "halal", "kosher", "lactose intolerant", "lactose-intolerant", "dairy-free")
+         "halal", "kosher", "lactose intolerant", "lactose-intolerant", "dairy-free",
+         "coeliac", "celiac", "teetotal", "plant-based")
 
 NATURAL_LANGUAGES = frozenset({
     "english", "french", "spanish", "german", "italian", "portuguese", "dutch", "russian",
@@ -134,5 +150,5 @@ REPORTING_WORDS = frozenset({
     "said", "say", "says", "saying", "claim", "claimed", "claiming", "think", "thinks",
     "thought", "told", "tell", "tells", "mean", "meant", "believe", "believes", "suggest",
     "claims", "swears", "swore", "reckons", "reckon", "reckoned", "mentioned", "mentions",
-    "insists", "insisted", "wrote", "writes", "saying",
+    "insists", "insisted", "wrote", "writes",
 })

@@ -7,7 +7,12 @@ from collections.abc import Sequence
 
 from hindsight_common.events import ReflectorInfo
 from hindsight_common.ports.llm import LLM, ChatMessage, LLMReply
-from hindsight_common.ports.reflector import Episode, Reflection, Reflector, Reinforcement
+from hindsight_common.ports.reflector import (
+    Episode,
+    Reflection,
+    Reflector,
+    Reinforcement,
+)
 from hindsight_common.reflection import prompts
 from hindsight_common.reflection.offline import Candidate
 from hindsight_common.reflection.offline_reflector import extractive_summary

@@ -42,14 +42,17 @@ class Reading:
 
 _I = re.IGNORECASE
 _TAIL = r"\b[\s,.;:!-]*(?P<rest>.*)$"
+_LEAD_NO = r"^(?:(?:no|nope|nah|no no|ugh|um|hmm|sorry|wait|er|erm)[,!.]*\s+)*"
 _WRONG = re.compile(
-    r"^(?:no[,!.]?\s+)?(?:(?:that's|that is|this is|it's|it is|that was|your answer is|you're|"
+    _LEAD_NO + r"(?:(?:that's|that is|this is|it's|it is|that was|your answer is|you're|"
     r"you are)\s+(?:totally |completely |just |so |all |simply )?(?:wrong|incorrect|not right|"
-    r"not correct|not true|mistaken)|you(?:'ve| have)?\s+(?:got|gotten)\s+(?:that|it|this|me|"
+    r"not correct|not true|mistaken|the wrong \w+)|your [\w ]{1,20}? (?:is|are|was|were) (?:way |all |a bit )?"
+    r"(?:off|wrong|incorrect|not right)|you(?:'ve| have)?\s+(?:got|gotten)\s+(?:that|it|this|me|"
     r"my \w+)(?: all)?\s+wrong)" + _TAIL, _I)
 _MISUNDERSTOOD = re.compile(
-    r"^(?:no[,!.]?\s+)?(?:(?:that's|that is|this is|it's) not what I (?:asked for|asked|said|"
-    r"meant|wanted)|you (?:misunderstood|misread|misheard|didn't understand|got confused)"
+    _LEAD_NO + r"(?:(?:that's|that is|this is|it's) not what I (?:asked for|asked|said|"
+    r"meant|wanted)|you(?:'ve| have)? (?:misunderstood|misread|misheard|didn't understand|got confused|"
+    r"got the wrong end of the stick)"
     r"(?: me| my \w+)?)" + _TAIL, _I)
 _CORRECTION = re.compile(
     r"^(?:(?:no|nope|sorry|oops|wait|hmm|my bad|er|erm|uh)\b[\s,!:.-]*)*"
@@ -80,8 +83,14 @@ _LEARNED = re.compile(
     r"|^(?:I|we)(?:'ve| have)? (?:learned|learnt)(?: the hard way)? that\s+(?P<rest3>.+)$"
     r"|^(?:I|we) should(?:'ve| have) (?P<rest4>.+)$", _I)
 _LESSON_ALONE = re.compile(r"^lessons? learn(?:ed|t)\W*$", _I)
+# "the itinerary you gave me was wrong": an answer of the other party, called wrong later on.
+_WRONG_LATER = re.compile(r"\b(?:the|that|your) [\w -]{1,30}? you (?:gave|sent|wrote|made|suggested|"
+                          r"recommended|told) (?:me|us)\b[^.?!]*? (?:was|is|were|are) "
+                          r"(?:totally |completely |all |just )?(?:wrong|incorrect|not right)"
+                          r"\b[\s,.;:!-]*(?P<rest>.*)$", _I)
 _ANSWER_IN = re.compile(r"^(?:please\s+)?(?:always\s+|only\s+)?(?:answer|reply|respond|write|"
-                        r"talk|speak|communicate)(?:\s+to me)?\s+(?:only\s+)?in\s+"
+                        r"talk|speak|communicate|give me|send)(?:\s+me)?(?:\s+(?:your|the|all)?\s*"
+                        r"(?:replies|answers|responses|messages))?(?:\s+to me)?\s+(?:only\s+)?in\s+"
                         r"(?P<lang>[A-Za-z]+)", _I)
 # A statement, then a question about it: only the statement is read.
 _STATEMENT_THEN_QUESTION = re.compile(
@@ -105,7 +114,7 @@ def _as_correction(findings: list[Finding]) -> tuple[Finding, ...]:
 
 
 def _error(core: str, voice: Voice) -> Reading | None:
-    wrong = _WRONG.match(core)
+    wrong = _WRONG.match(core) or _WRONG_LATER.search(core)
     match = wrong or _MISUNDERSTOOD.match(core)
     if match is None:
         return None
@@ -176,6 +185,11 @@ def _lesson(core: str, voice: Voice) -> Reading | None:
         return _lesson_from(core, forward.group("rest"), voice)
     because = _BECAUSE.search(core)
     if because is not None:
+        named = core[:because.start()].strip()
+        if named and named.split(" ")[0].lower() in {"the", "my", "our"} and \
+                len(named.split(" ")) > 1:
+            # "The shortcut didn't work because ...": the lesson is about what failed.
+            return _lesson_from(core, named, voice)
         return _lesson_from(core, because.group("rest"), voice)
     learned = _LEARNED.match(core)
     if learned is None:

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 
 from hindsight_common.events import ReflectorInfo
 from hindsight_common.ports.reflector import Episode, Reflection, Reflector
-from hindsight_common.text.terms import keyword_terms
 from hindsight_common.reflection.offline import reflect_turns
+from hindsight_common.text.terms import keyword_terms
 
 OFFLINE_INFO = ReflectorInfo(name="offline-rules", version="1")
 

@@ -18,7 +18,7 @@ from hindsight_common.reflection.slots import (
     value_of,
 )
 
-_TRAVEL = rx(r"^(?:is|are)\s+(?P<verb>going|heading|flying|travell?ing|driving)\s+"
+_TRAVEL = rx(r"^(?:is|are)\s+(?P<verb>going|heading|flying|travell?ing|driving|off)\s+"
               r"(?:back\s+|out\s+|over\s+|down\s+|up\s+|home\s+)?to\s+(?P<v>.+)")
 _VISIT = rx(r"^is visiting\s+(?P<v>.+)")
 _GOING_ING = rx(r"^(?:is|are) going (?P<act>[a-z]+ing) (?:in|to|around|through|across|on|at)"
@@ -27,7 +27,7 @@ _TAKING_ING = rx(r"^is taking (?:\w+ ){1,3}?(?P<act>[a-z]+ing) (?:in|to|around|t
                   r"\s+(?P<v>.+)")
 _TRAVEL_ING = frozenset({"flying", "driving", "travelling", "traveling", "heading", "sailing",
                          "cycling", "hiking", "backpacking", "touring"})
-_BOOKED = rx(r"^has (?:just |already |finally )?booked\s+(?P<v>.+)")
+_BOOKED = rx(r"^(?:has )?(?:just |already |finally )?(?:booked|reserved)\s+(?P<v>.+)")
 _TRIP_WORDS = rx(r"\b(?:flights?|trip|holiday|vacation|cabin|hotel|cottage|train|ferry|villa|"
                   r"airbnb|campsite|b&b|hostel|tickets? to|week in|weekend in|cruise)\b")
 _TIME_OFF = rx(r"^is taking (?:a|an|the|\w+) (?:[\w-]+ )?(?:week|weeks|days?|months?|time|"

@@ -29,6 +29,7 @@ from hindsight_common.reflection.lexicon import (
     LIFE_EVENTS,
     NATURAL_LANGUAGES,
     NON_EVENT_PAST,
+    NOT_JOBS,
     PARTICLES,
     POSSESSIONS,
     ROLE_MODIFIERS,
@@ -36,7 +37,6 @@ from hindsight_common.reflection.lexicon import (
 )
 from hindsight_common.reflection.plans import errand, plan
 from hindsight_common.reflection.preferences import category, wording
-from hindsight_common.reflection.stance import conversational, momentary
 from hindsight_common.reflection.slots import (
     PRONOUN_OBJECT,
     Predicate,
@@ -46,6 +46,7 @@ from hindsight_common.reflection.slots import (
     rx,
     value_of,
 )
+from hindsight_common.reflection.stance import conversational, momentary
 
 __all__ = ["RULES", "Predicate", "Slot", "make_predicate", "match_predicate"]
 
@@ -57,7 +58,8 @@ _STUDY = rx(r"^(?:studies|is studying|has been studying|is majoring in|majors in
              r"is doing (?:a |an |my )?(?:phd|masters|master's|degree|bachelor's) in|"
              r"is (?:a |an )(?:phd |grad |graduate |college |university |med |law )?"
              r"student (?:at|in|of))\s+(?P<v>.+)")
-_LEARNING = rx(r"^(?:is learning|has been learning|is teaching (?:himself|herself) )\s*(?P<v>.+)")
+_LEARNING = rx(r"^(?:is learning|has been learning|is teaching (?:himself|herself|myself|themselves) )"
+               r"\s*(?P<v>.+)")
 _DIET = rx(r"^(?:is|has been|is a|has been a|is strictly|eats)\s+(?:strict\s+)?"
             rf"(?P<v>{'|'.join(re.escape(d) for d in DIETS)})\b")
 _ALLERGY = rx(r"^(?:is|has been)\s+(?:severely |very |super |deathly )?allergic to\s+(?P<v>.+)"
@@ -69,17 +71,27 @@ _AGE = rx(r"^(?:is|just turned|turned|is turning)\s+(?P<v>\d{1,3}|" + _NUMBER_WO
            r"(?:\s+old)?)?(?=\s*$|\s*[,.!;]|\s+(?:yesterday|today|last|this|on|in|and|but)\b)")
 _LOCATION = rx(r"^(?:lives|is living|has been living|has lived|is based|is currently based|"
                 r"resides|is residing|is settled|moved|has moved|relocated|has relocated)"
-                r"\s+(?:\w+\s+)?(?:in|to)\s+(?P<v>.+)")
+                r"\s+(?:\w+\s+)?(?:out of\s+)?(?:with (?:my |his |her )?[\w' -]{1,30}? )?(?:in|to|out of)\s+(?P<v>.+)")
+_MOVED_AWAY = rx(r"^(?:has )?(?:moved|relocated) away from\s+(?P<v>.+)")
 _ORIGIN = rx(r"^(?:is (?:originally )?from|comes from|hails from|grew up in|"
-              r"was born (?:and raised )?in|was raised in)\s+(?P<v>.+)")
+              r"was born (?:and raised )?in|was raised in|came (?:over |here )?from|emigrated from|"
+              r"immigrated from|moved (?:over |here )from)\s+(?P<v>.+)")
 _JOB_AS = rx(r"^(?:works|is working|has been working) as\s+(?:a|an)\s+(?P<v>.+)")
 _JOB_IS = rx(r"^(?:is|has been)\s+(?:a|an)\s+(?P<v>.+)")
-_EMPLOYER = rx(r"^(?:works|is working|has worked|has been working)\s+"
-                r"(?:remotely\s+|full[- ]time\s+|part[- ]time\s+|freelance\s+)?(?:at|for)\s+(?P<v>.+)")
-_FIELD = re.compile(r"^(?:works|is working) in\s+(?P<v>[a-z][\w -]*)")
+_EMPLOYER = rx(r"^(?:(?:works|is working|has worked|has been working)\s+"
+                r"(?:remotely\s+|full[- ]time\s+|part[- ]time\s+|freelance\s+)?(?:at|for)|"
+                r"is (?:employed|hired|contracted|on the payroll) (?:by|at|of))\s+(?P<v>.+)")
+_FIELD = re.compile(r"^(?:works|is working) in\s+(?P<v>[a-z][\w -]*)|^is in (?P<f>logistics|finance|"
+                    r"banking|insurance|marketing|sales|retail|hospitality|healthcare|education|"
+                    r"construction|publishing|advertising|tech|IT|consulting|accounting|journalism|"
+                    r"pharma|manufacturing|recruitment|real estate|property|academia|research|"
+                    r"telecoms|aviation|shipping|fintech|biotech|HR|PR|law)\b")
 _PREFERENCE = rx(
     r"^(?P<verb>loves|likes|enjoys|adores|prefers|hates|dislikes|detests|loathes|"
-    r"can't stand|cannot stand|can not stand|can't get enough of|"
+    r"(?:can't|cannot|can not) (?:stand|handle|bear|tolerate|deal with|abide)|can't get enough of|"
+    r"can't stop (?:eating|drinking|listening to|watching|playing|reading|buying)|"
+    r"(?:can't|cannot) be doing with|steers (?:well |well well |very )?clear of|swears by|"
+    r"reaches for|lives for|rates|"
     r"(?:doesn't|does not) (?:like|enjoy|mind|care for)|"
     r"is (?:not |n't )?(?:a |an )?(?:(?:big|huge|massive|real|total) )?fan of|"
     r"isn't (?:a |an )?(?:(?:big|huge) )?fan of|"
@@ -88,9 +100,12 @@ _PREFERENCE = rx(
     r"would prefer|would rather)\s+(?P<v>.+)")
 _FAN = rx(r"^is (?:a |an )(?:(?:big|huge|massive|die-hard|diehard|lifelong|true)\s+)?"
            r"(?P<v>[\w' .-]+?) (?:fan|supporter)\b")
-_SPEAKS = rx(r"^speaks\s+(?P<v>.+)")
-_HAS = rx(r"^(?:has got|has|owns)\s+(?P<v>.+)")
+_SPEAKS = rx(r"^(?:speaks|is fluent in|is (?:a )?native (?:speaker )?(?:of|in)|gets by in|"
+             r"is conversational in|is bilingual in)\s+(?P<v>.+)")
+_HAS = rx(r"^(?:has got|has|owns|keeps|is having)\s+(?P<v>.+)")
 _DRIVES = rx(r"^(?:drives|rides)\s+(?P<v>(?:a|an|my|the|\w+'s)\s.+|[A-Z].+)")
+_IDIOM_EVENTS = {"tied the knot": "got_married", "got hitched": "got_married",
+                 "popped the question": "proposed", "said yes": "got_engaged"}
 _GOT = rx(r"^got (?P<v>married|engaged|promoted|divorced|hired|fired|accepted|laid off)\b")
 _EVENT = re.compile(r"^(?P<verb>[a-z]+)(?:\s+(?P<particle>[a-z]+))?\b")
 _HOW_IT_WENT = rx(r"^(?:a|an|such a|the)\s+(?:[\w-]+\s+){0,2}?(?:time|day|night|evening|week|"
@@ -98,6 +113,16 @@ _HOW_IT_WENT = rx(r"^(?:a|an|such a|the)\s+(?:[\w-]+\s+){0,2}?(?:time|day|night|
 _PRONOUN_END = rx(r"\b(?:it|that|this|them)\W*$")
 _PREPOSITIONS = frozenset({"about", "with", "for", "at", "in", "on", "from", "to", "of", "by"})
 _NEGATIVE = ("hate", "dislike", "detest", "loathe", "stand", "not", "n't")
+_NOT_NEGATIVE = ("mind", "enough", "stop")
+_NEGATIVE_VERBS = ("doing with", "clear of")
+# "has always preferred vinyl", "has never liked olives": a lasting taste said in the perfect.
+_PERFECT = rx(r"^has (?P<how>always |long |forever |never |honestly never |always really )?"
+              r"(?P<verb>loved|liked|preferred|enjoyed|hated|adored|disliked|detested)\b")
+_PRESENT = {"loved": "loves", "liked": "likes", "preferred": "prefers", "enjoyed": "enjoys",
+            "hated": "hates", "adored": "adores", "disliked": "dislikes", "detested": "detests"}
+# "I'd rather you didn't use emojis": how the speaker wants to be treated.
+_RATHER_YOU = rx(r"^would (?:much )?(?:rather|prefer(?: it if)?) (?:you|the assistant) "
+                 r"(?P<neg>didn't|did not|don't|never|wouldn't|not)? ?(?P<v>.+)")
 
 
 def _name(p: Predicate) -> Slot | None:
@@ -106,6 +131,15 @@ def _name(p: Predicate) -> Slot | None:
     if not value[:1].isupper():
         return None
     return Slot("fact", "personal", "name", value, 0.9, "stated name")
+
+
+def _moved_away(p: Predicate) -> Slot | None:
+    """ "moved away from Nairobi": the old home has ended (the same slot, so it is replaced)."""
+    match = _MOVED_AWAY.match(p.text)
+    value = value_of(match) if match else ""
+    if not place_like(value) or TIME_PHRASE.fullmatch(value):
+        return None
+    return Slot("fact", "personal", "location", f"no longer {value}", 0.8, "stated move away")
 
 
 def _spouse(p: Predicate) -> Slot | None:
@@ -125,7 +159,7 @@ def _simple(pattern: re.Pattern[str], attr: str, confidence: float, rule: str,
         if match is None:
             return None
         groups = match.groupdict()
-        value = value_of(match) if groups.get("v") else groups.get("n") or ""
+        value = value_of(match) if groups.get("v") else groups.get("n") or groups.get("f") or ""
         if not value or (place and (not place_like(value) or TIME_PHRASE.fullmatch(value))):
             return None  # "moved house in April": a date, not a place
         return Slot("fact", "personal", attr, value, confidence, rule)
@@ -135,18 +169,9 @@ def _simple(pattern: re.Pattern[str], attr: str, confidence: float, rule: str,
 
 _NOT_NOW = rx(r"^(?:former|ex-?|aspiring|wannabe|would-be|future)\b")
 _JOB_SUFFIXES = ("ist", "ician", "grapher")
-# "-ist" words that describe a person's outlook or pastime, not their work.
-_NOT_JOBS = frozenset({"optimist", "pessimist", "perfectionist", "realist", "idealist",
-                       "minimalist", "feminist", "atheist", "purist", "racist", "extremist",
-                       "tourist", "cyclist", "socialist", "communist", "capitalist", "humanist",
-                       "pacifist", "nationalist", "narcissist", "hedonist", "fatalist",
-                       "loyalist", "moralist", "modernist", "motorist", "finalist", "buddhist",
-                       "methodist", "baptist", "activist", "environmentalist", "vocalist"})
-
-
 def _is_job(word: str) -> bool:
     low = word.lower().strip(".,")
-    if low.removesuffix("s") in _NOT_JOBS:
+    if low.removesuffix("s") in NOT_JOBS:
         return False
     return low in JOBS or low.removesuffix("s") in JOBS or (
         len(low) > 6 and low.removesuffix("s").endswith(_JOB_SUFFIXES))
@@ -170,7 +195,21 @@ def _job(p: Predicate) -> Slot | None:
 def _preference(p: Predicate) -> Slot | None:
     if momentary(p.text):
         return None  # "I love the sunshine today": how things are now, not a taste
-    match = _PREFERENCE.match(p.text)
+    text = p.text
+    if (perfect := _PERFECT.match(text)) is not None:
+        verb = _PRESENT[perfect.group("verb").lower()]
+        verb = f"doesn't {base_form(verb)}" if "never" in (perfect.group("how") or "").lower() \
+            else verb
+        text = f"{verb}{text[perfect.end():]}"
+    if (rather := _RATHER_YOU.match(text)) is not None:
+        obj = clip(rather.group("v"), strip_time=True)
+        attr = topic(obj)
+        if not attr or _PRONOUN_END.search(obj):
+            return None
+        neg = "didn't" if rather.group("neg") else "would"
+        return Slot("preference", "preference", attr, f"would rather the other party {neg} {obj}",
+                    0.85, "stated wish about replies")
+    match = _PREFERENCE.match(text)
     if match is None:
         fan = _FAN.match(p.text)
         if fan is None or not topic(fan.group("v")):
@@ -183,7 +222,8 @@ def _preference(p: Predicate) -> Slot | None:
     verb = match.group("verb").lower()
     if not obj or PRONOUN_OBJECT.match(obj) or _PRONOUN_END.search(obj) or conversational(obj):
         return None
-    negative = any(n in verb for n in _NEGATIVE) and "mind" not in verb
+    negative = (any(n in verb for n in _NEGATIVE) and not any(n in verb for n in _NOT_NEGATIVE)
+                ) or verb.endswith(_NEGATIVE_VERBS)
     # A liked language is a value of one shared slot, so a later one supersedes it; a
     # disliked one is not (hating Java says nothing about what is preferred now).
     attr = topic(obj) if negative else category(
@@ -207,6 +247,10 @@ def _has(p: Predicate) -> Slot | None:
         value = value_of(drives)
         found = next((POSSESSIONS[w.lower()] for w in value.split(" ")[:4]
                       if POSSESSIONS.get(w.lower()) in {"car", "bike", "boat"}), None)
+        if found is None and re.match(r"^(?:a|an)\s+(?:(?:old|new|little|battered|vintage|red|"
+                                      r"blue|black|white|silver|grey|gr[ae]y|second-hand|used|"
+                                      r"electric|ancient|trusty)\s+)*[A-Z]", value):
+            found = "car" if p.text.lower().startswith("drives") else "bike"  # "an old Land Rover"
         return Slot("fact", "possession", found, value, 0.75, "stated vehicle") if found else None
     match = _HAS.match(p.text)
     if match is None:
@@ -220,14 +264,19 @@ def _has(p: Predicate) -> Slot | None:
             break
         if low in ROLE_MODIFIERS and at + 1 < len(words) and words[at + 1] in ROLES:
             continue  # "a twin sister": the role is the word after the modifier
-        if low in ROLES:
-            return Slot("fact", "relation", ROLES[low], value, 0.8, "stated family member")
+        singular = low if low in ROLES else low.removesuffix("s") if low.endswith(("ers", "ters", "ons", "ews", "ces",
+                                                             "nts", "cles")) else low
+        if singular in ROLES:  # "two daughters": the role, not its plural
+            return Slot("fact", "relation", ROLES[singular], value, 0.8, "stated family member")
         if low in POSSESSIONS:
             return Slot("fact", "possession", POSSESSIONS[low], value, 0.8, "stated possession")
     return None
 
 
 def _event(p: Predicate) -> Slot | None:
+    idiom = next((v for k, v in _IDIOM_EVENTS.items() if p.text.lower().startswith(k)), None)
+    if idiom is not None:
+        return Slot("event", "event", idiom, clip(p.text, strip_time=False), 0.8, "life event")
     got = _GOT.match(p.text)
     if got is not None:
         attr = "got_" + got.group("v").lower().replace(" ", "_")
@@ -262,6 +311,11 @@ _NOT_HABITS = frozenset({"is", "has", "was", "did", "says", "said", "thinks", "f
                          "arrives"})
 
 
+# "never bothers with breakfast", "always goes for the window seat": the object is the taste.
+_FRAME_VERBS = frozenset({"bothers", "goes", "opts", "sticks"})
+_HABIT_FRAME = rx(r"^(?:with|for|to)\s+")
+
+
 def _habit(p: Predicate) -> Slot | None:
     if p.habit is None:
         return None
@@ -270,7 +324,8 @@ def _habit(p: Predicate) -> Slot | None:
         return None
     if PRONOUN_OBJECT.match(rest) or _PRONOUN_END.search(clip(rest, strip_time=True)):
         return None  # "I do it every summer": about something said before
-    attr = topic(f"{base_form(verb)} {rest}")
+    frame = _HABIT_FRAME.match(rest) if verb.lower() in _FRAME_VERBS else None
+    attr = topic(rest[frame.end():] if frame else f"{base_form(verb)} {rest}")
     if not attr:
         return None
     body = clip(p.text, strip_time=False)
@@ -287,6 +342,7 @@ RULES: tuple[Rule, ...] = (
     _simple(_ALLERGY, "allergy", 0.9, "stated allergy"),
     _simple(_AGE, "age", 0.85, "stated age"),
     plan,
+    _moved_away,
     _simple(_LOCATION, "location", 0.85, "stated residence", place=True),
     _simple(_ORIGIN, "origin", 0.85, "stated origin", place=True),
     _job,
@@ -351,7 +407,7 @@ def match_predicate(predicate: Predicate) -> Slot | None:
                    rule=f"{slot.rule}, ended")
 
 
-_PAST_TIME = rx(r"\b(?:last|ago|yesterday|recently|earlier|the other day)\b")
+_PAST_TIME = rx(r"\b(?:last|ago|yesterday|recently|earlier|the other day|since)\b")
 _HABIT_ADVERBS = frozenset({"always", "never", "usually", "often", "normally", "typically",
                             "regularly", "rarely", "seldom", "hardly", "generally"})
 _AUXILIARIES = frozenset({"is", "has", "isn't", "hasn't", "does", "doesn't", "was", "would"})
@@ -381,7 +437,8 @@ def make_predicate(text: str, clause: str, leading_time: str | None,
     if words and words[0].lower() in _AUXILIARIES:
         # "is now working at", "is not really into": adverbs after the auxiliary say nothing
         # about the slot.
-        words = words[:1] + [w for w in words[1:4] if w.lower() not in ADVERBS] + words[4:]
+        words = words[:1] + [w for w in words[1:4] if w.lower() not in ADVERBS or
+                             w.lower() == "never"] + words[4:]
     habit = habit or find_habit(frame or "") or find_habit(clause)
     time = leading_time or find_time(clause)
     future = time is not None and _PAST_TIME.search(time) is None and (

@@ -89,11 +89,19 @@ _MILD = re.compile(
     r"totally|always|also|much|way|far|even|more) )*(?P<verb>fond of|keen on|okay with|ok with|fine with|happy with|"
     r"crazy about|mad about|into|partial to|big on|a sucker for|"
     r"a (?:big |firm |great |huge )?believer in)\s+(?P<v>.+)$", _I)
+# "a proper night owl", "a bit of a homebody": what kind of person, in a set phrase.
+_IDENTITY = re.compile(
+    r"^is (?P<neg>not )?(?:(?:really|definitely|totally|such|more of|much of|always been|"
+    r"very much) )*(?:a|an) (?:(?:proper|real|total|complete|huge|big|massive|bit of a|"
+    r"true|born|natural|hopeless|confirmed) )*(?P<v>night owl|early bird|early riser|homebody|"
+    r"foodie|bookworm|couch potato|gym rat|creature of habit|introvert|extrovert|"
+    r"thrill-seeker|adrenaline junkie|neat freak|clean freak|people person)\b", _I)
 # "a keen birdwatcher", "an avid cyclist": a pastime said as what the speaker is.
 _KEEN = re.compile(r"^is (?:a|an) (?:really )?(?:keen|avid|passionate|enthusiastic|devoted)\s+"
                    r"(?P<v>[a-z-]+(?:er|ist|or))\b", _I)
 _PERSON = re.compile(
-    r"^is (?P<neg>not )?(?:really |definitely |totally |more of |much more of |very much )?"
+    r"^is (?P<neg>not )?(?:really |definitely |totally |more of |much more of |very much |proper |"
+    r"(?:really |that )?(?:much )?of |(?:really |that )?big on being )?"
     r"(?:a|an) (?:(?:big|huge|real|total|bit of a) )?(?P<v>(?:[a-z-]+ )?[a-z-]+) "
     r"(?P<noun>person|lover|snob|addict|nerd|geek|buff|enthusiast|junkie|fanatic|drinker|"
     r"eater|reader|goer)\b"
@@ -109,6 +117,10 @@ _NEGATIVE_ADJ = frozenset({"boring", "dull", "tedious", "unbearable", "annoying"
                            "pointless", "depressing", "ugly", "awful", "terrifying"})
 _SWITCHED = re.compile(r"^(?:has )?(?:switched|changed|swapped|moved on|converted|gone back)(?: over)?"
                        r"(?: from (?P<old>.+?))? to (?P<v>.+)$", _I)
+_TRADED = re.compile(r"^(?:has )?(?:ditched|dumped|swapped|traded|exchanged|dropped) (?P<old>.+?) "
+                     r"for (?P<v>.+)$|^(?:has )?replaced (?P<old2>.+?) with (?P<v2>.+)$", _I)
+_CUT_OUT = re.compile(r"^(?:has )?(?:cut out (?P<v>.+?)|cut (?P<v2>[\w' -]+?) out)"
+                      r"(?: (?:completely|entirely|totally|for good|altogether))*$", _I)
 _GAVE_UP = re.compile(r"^(?:has )?(?:gave|given) up (?P<v>.+?)(?: for (?P<new>.+))?$", _I)
 # "quit smoking" is a change of habit; "quit my job" or "quit sugar in May" a life event.
 _STOPPED = re.compile(r"^(?:has )?(?:stopped|quit) (?P<v>[a-z]+ing\b.*)$", _I)
@@ -116,7 +128,8 @@ _CONSUMES = re.compile(r"^(?:doesn't|does not) (?P<verb>eat|drink|smoke|touch)\s
                        _I)
 
 
-_ENDS_IN_PRONOUN = re.compile(r"^(?:it|that|this|them|him|her)\b|\b(?:it|that|this|them)\W*$", _I)
+_ENDS_IN_PRONOUN = re.compile(r"^(?:it|that|this|them|him|her)\b|\b(?:it|that|this|them)\W*$"
+                              r"|\b(?:it|them) to\b", _I)  # "on getting it to work"
 _WOULD_PICK = re.compile(r"^would (?:much |always )?(?:take|pick|choose|go for) (?P<v>.+?) over "
                          r"(?P<other>.+)$", _I)
 
@@ -147,6 +160,10 @@ def wording(predicate: str) -> Preference | None:
         noun = person.group("noun").lower()
         return Preference(f"{slug}_{noun}", f"is {neg}a {person.group('v')} {noun}", 0.8,
                           "stated kind of person")
+    if (owl := _IDENTITY.match(predicate)) is not None:
+        slug = topic(owl.group("v"))
+        neg = "not " if owl.group("neg") else ""
+        return Preference(slug, f"is {neg}a {owl.group('v').lower()}", 0.8, "stated kind of person")
     if (keen := _KEEN.match(predicate)) is not None:
         slug = topic(keen.group("v"))
         return Preference(slug, f"is a keen {keen.group('v')}", 0.8,
@@ -165,6 +182,12 @@ def change_of_mind(predicate: str) -> Preference | None:
     predicate = predicate.strip().rstrip(".!")
     if (switched := _SWITCHED.match(predicate)) is not None:
         return _slot(switched.group("v"), "switched to", "stated change of preference")
+    if (traded := _TRADED.match(predicate)) is not None:
+        new = traded.group("v") or traded.group("v2")
+        return _slot(new, "switched to", "stated change of preference")
+    if (cut := _CUT_OUT.match(predicate)) is not None:
+        return _slot(cut.group("v") or cut.group("v2"), "cut out", "stated change of preference",
+                     0.8)
     if (gave := _GAVE_UP.match(predicate)) is not None:
         if gave.group("new"):
             return _slot(gave.group("new"), "gave up " + clip(gave.group("v"), strip_time=True)
@@ -182,20 +205,46 @@ def change_of_mind(predicate: str) -> Preference | None:
 # --- clauses whose subject is the preferred thing ------------------------------------------
 
 _THING = re.compile(
-    r"^(?P<v>[\w'+# -]{2,40}?) (?:(?:is|are|has always been|have always been)"
-    r"(?P<neg> not|n't)?|isn't|aren't)(?P<neg2> not)?(?: really| totally| definitely| so)?"
-    r" (?:more |less )?(?:my|not my) (?P<what>thing|jam|passion|cup of tea|kind of thing|weakness|"
+    r"^(?P<v>[\w'+# -]{2,40}?)(?: |'s)(?:(?:is|are|has always been|have always been)?"
+    r"(?P<neg> not|n't)?|isn't|aren't)(?P<neg2> not)?(?: really| totally| definitely| so| hands down|"
+    r" easily| probably| by far| without doubt| still)?"
+    r" (?:more |less )?(?:right up |up )?(?:my|not my) (?:absolute |all-time |ultimate |total |"
+    r"number one |biggest |true |real |personal )?(?P<what>favou?rite|fave|alley|street|thing|jam|passion|cup of tea|kind of thing|weakness|"
     r"guilty pleasure|happy place|therapy|religion|go-to|comfort food|obsession)\b", _I)
 _BEATS = re.compile(
-    r"^(?P<v>[\w'+# .-]{1,40}?) (?:beats|trumps|wins over|works better(?: for me)? than|is "
+    r"^(?P<v>[\w'+# .-]{1,40}?) (?:beats?|trumps?|wins? over|works better(?: for me)? than|is "
     r"(?:(?:way|much|far|a lot|so much) )?(?:better|nicer|more fun|easier) (?:for me )?than)"
-    r" (?P<other>[\w'+# .-]{1,40}?)(?P<tail>(?: for me| for me personally| any day| every "
-    r"(?:single )?time| hands down)*)$", _I)
+    r" (?P<other>[\w'+# .-]{1,40}?)(?P<tail>(?:,? for me| for me personally|,? any day|,? every "
+    r"(?:single )?time|,? hands down|,? no contest|,? by a mile|,? easily)*)$", _I)
 _OVER = re.compile(
     r"^(?:give me |I'll take |me: )?(?P<v>[\w'+# -]{1,40}?) over (?P<other>[\w'+# -]{1,40}?)"
     r"(?:,)? (?:always|any day|every (?:single )?time|hands down|all day)\W*$"
     r"|^give me (?P<v2>[\w'+# -]{1,40}?) over (?P<other2>[\w'+# -]{1,40}?)\W*$", _I)
+# "Crowded trains really aren't for me", "Podcasts have replaced the radio for me".
+_FOR_ME = re.compile(
+    r"^(?P<v>[\w'+# -]{2,40}?) (?:(?:is|are)(?: really| just| definitely| totally| so| honestly)?"
+    r"(?P<neg> not)?|(?P<neg2>isn't|aren't)(?: really| just| honestly)?) (?:really )?(?:(?:just|very "
+    r"much|definitely|totally) )?for me\W*$", _I)
+_REPLACED = re.compile(r"^(?P<v>[\w'+# -]{2,40}?) (?:has|have) (?:(?:pretty much|basically|"
+                       r"completely|totally|now) )?(?:replaced|taken over from) (?P<other>.+?)"
+                       r" for me\W*$", _I)
+# "Golf bores me to tears", "Opera does nothing for me", "Woodworking is how I unwind",
+# "it's green tea for me now".
+_THING_TASTE = re.compile(
+    r"^(?P<v>[\w'+# -]{2,40}?) (?:(?P<neg>bores? me|does nothing for me|do nothing for me|"
+    r"leaves? me cold|(?:is|are) (?:not|never) (?:really )?my scene)|(?:is|are) (?:how|what) I "
+    r"(?:unwind|relax|switch off|de-stress|destress|recharge|live for|love)|(?:makes?|keeps?) me "
+    r"(?:happy|sane|calm))\b", _I)
+_FOR_ME_NOW = re.compile(r"^it's (?P<v>[\w'+# -]{2,40}?) for me(?: now| these days| from now on)?\W*$",
+                         _I)
 _NOT_A_THING = re.compile(r"^(?:it|this|that|which|what|he|she|they|you|there|here)\b", _I)
+
+
+def _taste(thing: str, negative: bool) -> Preference | None:
+    """A liked thing keeps its category (a language slot); a disliked one its own topic."""
+    attr = topic(thing) if negative else category(thing, strict=True)
+    value = f"{'does not like' if negative else 'likes'} {thing}"
+    return Preference(attr, value, 0.8, "stated preference") if attr else None
 
 
 def fronted(clause: str) -> Preference | None:
@@ -205,10 +254,25 @@ def fronted(clause: str) -> Preference | None:
         negative = bool(thing.group("neg") or thing.group("neg2")) or " not my" in text.lower() \
             or "n't" in text[thing.end("v"):thing.start("what")]
         attr = category(thing.group("v"), strict=True)
+        kind = text[thing.end("what"):].strip(" ,")
+        if thing.group("what").lower().startswith("fav") and re.match(r"[a-z]", kind) and topic(kind):
+            attr = f"favorite_{topic(kind)}"  # "Tarte tatin is my favourite dessert"
         name = thing.group("v")
         name = name[:1].lower() + name[1:] if name[1:2].islower() else name
         value = f"{'does not like' if negative else 'likes'} {name}"
         return Preference(attr, value, 0.8, "stated preference") if attr else None
+    if (for_me := _FOR_ME.match(text)) is not None and not _NOT_A_THING.match(for_me.group("v")):
+        return _taste(for_me.group("v"), bool(for_me.group("neg") or for_me.group("neg2")))
+    if (new := _REPLACED.match(text)) is not None and not _NOT_A_THING.match(new.group("v")):
+        attr = category(new.group("v"), strict=True)
+        return Preference(attr, f"switched to {new.group('v')} from {new.group('other')}", 0.8,
+                          "stated change of preference") if attr else None
+    if (taste := _THING_TASTE.match(text)) is not None and not _NOT_A_THING.match(taste.group("v")):
+        return _taste(taste.group("v"), bool(taste.group("neg")))
+    if (now := _FOR_ME_NOW.match(text)) is not None and not _NOT_A_THING.match(now.group("v")):
+        attr = category(now.group("v"), strict=True)
+        return Preference(attr, f"prefers {now.group('v')} now", 0.8,
+                          "stated preference") if attr else None
     beats = _BEATS.match(text)
     if beats is not None and (beats.group("tail") or " for me " in text[:beats.start("other")]) \
             and not _NOT_A_THING.match(beats.group("v")):

@@ -24,6 +24,7 @@ from hindsight_common.reflection.english import (
     topic,
 )
 from hindsight_common.reflection.lexicon import (
+    NATURAL_LANGUAGES,
     POSSESSIONS,
     REPORTING_WORDS,
     ROLE_MODIFIERS,
@@ -31,6 +32,15 @@ from hindsight_common.reflection.lexicon import (
 )
 from hindsight_common.reflection.predicates import Slot, make_predicate, match_predicate
 from hindsight_common.reflection.preferences import fronted
+from hindsight_common.reflection.shapes import (
+    NOT_NAMES,
+    NOT_THINGS,
+    ROLE_IS_NAME,
+    SELF_INTRO,
+    THING_FACTS,
+    ellipsis,
+    shared_subject,
+)
 
 
 @dataclass(frozen=True)
@@ -62,11 +72,13 @@ class _Role:
 
 
 _ROLE = re.compile(
-    r"^[Mm]y\s+(?P<mods>(?:[a-z]+\s+){0,2}?)(?P<role>best friend|[a-z-]+)(?P<poss>'s)?"
+    r"^[Mm]y\s+(?P<mods>(?:[a-z]+\s+){0,2}?)(?P<role>best friend|best mate|team lead|tech lead|"
+    r"line manager|[a-z-]+)(?P<poss>'s)?"
     r"(?:,?\s+(?P<n>[A-Z][a-z]+)\b,?)?\s*(?P<rest>.*)$", re.DOTALL)  # "my manager, Dana, is"
 # "my twin brother": a word that is both a role and a modifier modifies the role after it.
 _ROLE_MODIFIED = re.compile(_ROLE.pattern.replace("{0,2}?", "{1,2}").replace(
-    "best friend|[a-z-]+", "|".join(["best friend"] + sorted(ROLES, key=len, reverse=True))),
+    "best friend|best mate|team lead|tech lead|line manager|[a-z-]+",
+    "|".join(sorted(ROLES, key=len, reverse=True))),
     re.DOTALL)
 _PET = re.compile(r"^[Mm]y\s+(?:[a-z]+\s+)?(?P<pet>[a-z]+)\s+(?P<n>[A-Z][a-z]+)\b")
 _PET_NAMED = re.compile(r"^[Mm]y\s+(?:[a-z]+\s+)?(?P<pet>[a-z]+)(?:'s name is|'s called| is called|"
@@ -80,7 +92,8 @@ _WE_LEAD = {"'re": "I'm", " are": "I'm", "'ve": "I've", " have": "I've", "'ll": 
             " will": "I'll", "'d": "I'd"}
 _SHARED_DOMAINS = frozenset({"plan", "event", "possession"})
 _PRONOUN = re.compile(r"^(?:he|she)\b\s*(?P<rest>.*)$", re.DOTALL | re.IGNORECASE)
-_ATTRIBUTE = re.compile(r"^(?:[Mm]y\s+)?(?P<attr>[a-z][a-z ]{0,30}?)\s+(?:is|are|was)\s+"
+_ATTRIBUTE = re.compile(r"^(?:[Mm]y\s+)?(?P<attr>[a-z][a-z ]{0,30}?)\s+(?:is|are|was|has to be|"
+                        r"would be|must be)\s+"
                         r"(?P<v>.+)$", re.DOTALL)
 _NAME_IS = re.compile(r"^name is (?P<n>[A-Z][\w'-]+)")
 # "my <attribute> is ..." phrases that are talk, not facts ("my point is", "my bad").
@@ -98,7 +111,21 @@ _MOMENTS = frozenset({"part", "parts", "bit", "bits", "moment", "moments", "scen
                       "line", "lines", "episode", "chapter"})
 _PLURAL_ROLES = frozenset({"kids", "children", "parents", "siblings", "grandparents"})
 _ATTRIBUTE_KEYS = {"name": "name", "job": "job", "occupation": "job", "profession": "job",
-                   "hometown": "origin", "home town": "origin", "age": "age"}
+                   "hometown": "origin", "home town": "origin", "age": "age",
+                   "native place": "origin", "birthplace": "origin", "place of birth": "origin",
+                   "native town": "origin", "native village": "origin"}
+
+
+def _thing_fact(clause: str, voice: Voice) -> list[Finding]:
+    for pattern, attr, verb in THING_FACTS:
+        if (match := pattern.match(clause)) is not None:
+            value = match.group("v").strip()
+            if value.split(" ")[0].lower() in NOT_THINGS:
+                return []  # "This is my job for today": the thing is the conversation's
+            content = _sentence_case(f"{voice.name} {verb} {value}")
+            return [Finding("fact", f"personal.{attr}", value, content, 0.8,
+                            f"Offline rule: stated {attr}.", ("fact", "personal"))]
+    return []
 
 
 def _sentence_case(text: str) -> str:
@@ -137,6 +164,8 @@ def _compose(slot: Slot, role: _Role | None, voice: Voice, predicate: str,
 def _attribute(clause: str, voice: Voice, prefix: str) -> Finding | None:
     """ "my birthday is March 14" -> personal.birthday; "my favourite X is Y" -> preference."""
     clause = re.sub(r"^([Mm]y name)'s\b", r"\1 is", clause)  # "My name's Luca"
+    clause = re.sub(r"^([Mm]y [a-z]+)'s(?= (?:on (?:the )?\d{1,2}(?:st|nd|rd|th)\b|on [A-Z]|in [A-Z]|"
+                    r"from [A-Z]))", r"\1 is", clause)  # "my birthday's on the 2nd of March"
     match = _ATTRIBUTE.match(clause)
     if match is None:
         return None
@@ -206,7 +235,8 @@ def _clause(clause: str, voice: Voice, last_role: _Role | None
     frame, clause = split_leading_frame(clause)
     if time is None:
         time, clause = split_leading_time(clause)
-    words = {w.lower().strip(",.!") for w in clause.split(" ")[1:]}
+    spoken = [w.lower().strip(",.!") for w in clause.split(" ")]
+    words = {w for i, w in enumerate(spoken) if i and spoken[i - 1] != "you"}  # "you suggest"
     if not clause or is_hypothetical(clause) or words & REPORTING_WORDS:
         return [], last_role
     if starts_with_i(clause):
@@ -233,24 +263,39 @@ def _clause(clause: str, voice: Voice, last_role: _Role | None
     if clause.lower().startswith("my "):
         finding = _attribute(clause, voice, "")
         return ([finding] if finding else []), last_role
+    if (intro := SELF_INTRO.match(clause)) is not None:
+        name = intro.group("n") or intro.group("n2")
+        return [Finding("fact", "personal.name", name, _sentence_case(f"{voice.name} is {name}"),
+                        0.85, "Offline rule: introduced themselves.", ("fact", "personal"))
+                ], last_role
+    if (found := _thing_fact(clause, voice)):
+        return found, last_role
+    if (said := ellipsis(clause)) is not None:
+        if said.startswith("My "):
+            finding = _attribute(said, voice, "")
+            return ([finding] if finding else []), last_role
+        if starts_with_i(said):
+            return _predicate(conjugate_lead(said), None, voice, said, time, frame), last_role
     return _fronted(clause, voice), last_role
 
 
 def _is_role(match: re.Match[str]) -> bool:
     mods = match.group("mods").split()
     role = match.group("role").lower()
-    return (role == "best friend" or role in ROLES) and all(m in ROLE_MODIFIERS for m in mods)
+    return role in ROLES and all(m in ROLE_MODIFIERS for m in mods)
 
 
 def _role_clause(match: re.Match[str], clause: str, voice: Voice, time: str | None
                  ) -> tuple[list[Finding], _Role | None]:
     raw = match.group("role").lower()
-    canonical = "best_friend" if raw == "best friend" else ROLES[raw]
+    canonical = ROLES[raw]
     subject = clause[: match.start("rest")].strip()
     role = _Role(canonical, subject, raw in _PLURAL_ROLES)
     phrase = f"{match.group('mods')}{raw}"  # "younger sister"
     rest = match.group("rest")
-    if match.group("poss"):
+    if match.group("poss") and re.match(r"(?:a|an) [a-z]|(?:from|in) [A-Z]", rest):
+        rest = f"is {rest}"  # "my dad's a retired plumber", "my sister's from Cork"
+    elif match.group("poss"):
         if (named := _NAME_IS.match(rest)) is not None:
             return [_relation(canonical, phrase, named.group("n"), voice)], role
         finding = _attribute(rest, voice, f"relation.{canonical}")
@@ -264,6 +309,10 @@ def _role_clause(match: re.Match[str], clause: str, voice: Voice, time: str | No
     findings: list[Finding] = []
     if match.group("n"):
         findings.append(_relation(canonical, phrase, match.group("n"), voice))
+    elif (named := ROLE_IS_NAME.match(rest)) is not None and \
+            named.group("n").lower() not in NATURAL_LANGUAGES | NOT_NAMES:
+        # "My team lead is Priya": the role's name, as "my team lead Priya" gives it.
+        return [_relation(canonical, phrase, named.group("n"), voice)], role
     findings.extend(_predicate(rest, role, voice, clause, time))
     return findings, role
 
@@ -289,7 +338,7 @@ def statement_findings(text: str, voice: Voice) -> list[Finding]:
     """
     findings: list[Finding] = []
     last_role: _Role | None = None
-    for clause in split_clauses(text):
+    for clause in (part for whole in split_clauses(text) for part in shared_subject(whole)):
         found, last_role = _clause(clause, voice, last_role)
         findings.extend(found)
     current = {f.key for f in findings if not f.value.startswith("no longer ")}
