@@ -174,36 +174,23 @@ def _bench_reflect(args: argparse.Namespace) -> int:
         evaluate,
     )
 
-    sets = {
-        "labelled (rules written against it)": None,
-        "held-out (written after the rules froze)": str(
-            files("hindsight_common.reflection").joinpath(HELD_OUT_SET)
-        ),
-        "held-out-v2 (blind once; its misses were published, so no longer blind)": str(
-            files("hindsight_common.reflection").joinpath(HELD_OUT_V2_SET)
-        ),
-        "dev-v3 (the v3 rules were iterated on it)": str(
-            files("hindsight_common.reflection").joinpath(DEV_V3_SET)
-        ),
-        "held-out-v3 (blind once, before the v3 rules; development data since)": str(
-            files("hindsight_common.reflection").joinpath(HELD_OUT_V3_SET)
-        ),
-        "dev-v4 (the precision round was iterated on it)": str(
-            files("hindsight_common.reflection").joinpath(DEV_V4_SET)
-        ),
-        "held-out-v4 (blind once, before the precision round; development data since)": str(
-            files("hindsight_common.reflection").joinpath(HELD_OUT_V4_SET)
-        ),
-        "dev-v5 (the fifth round was iterated on it)": str(
-            files("hindsight_common.reflection").joinpath(DEV_V5_SET)
-        ),
-        "dev-v5b (written by a helper blind to the rules; the fifth round was iterated on it)": str(
-            files("hindsight_common.reflection").joinpath(DEV_V5B_SET)
-        ),
-        "held-out-v5 (committed before the fifth round, never used to change a rule)": str(
-            files("hindsight_common.reflection").joinpath(HELD_OUT_V5_SET)
-        ),
+    named = {
+        "held-out (written after the rules froze)": HELD_OUT_SET,
+        "held-out-v2 (blind once; its misses were published, so no longer blind)": HELD_OUT_V2_SET,
+        "dev-v3 (the v3 rules were iterated on it)": DEV_V3_SET,
+        "held-out-v3 (blind once, before the v3 rules; development data since)": HELD_OUT_V3_SET,
+        "dev-v4 (the precision round was iterated on it)": DEV_V4_SET,
+        "held-out-v4 (blind once, before the precision round; development data since)":
+            HELD_OUT_V4_SET,
+        "dev-v5 (the fifth round was iterated on it)": DEV_V5_SET,
+        "dev-v5b (written by a helper blind to the rules; the fifth round was iterated on it)":
+            DEV_V5B_SET,
+        "held-out-v5 (committed before the fifth round, never used to change a rule)":
+            HELD_OUT_V5_SET,
     }
+    shipped = files("hindsight_common.reflection")
+    sets: dict[str, str | None] = {"labelled (rules written against it)": None}
+    sets.update({name: str(shipped.joinpath(file)) for name, file in named.items()})
     out = {}
     for name, path in sets.items():
         score = evaluate(path)
