@@ -166,11 +166,13 @@ def _bench_reflect(args: argparse.Namespace) -> int:
         DEV_V4_SET,
         DEV_V5_SET,
         DEV_V5B_SET,
+        DEV_V6B_SET,
         HELD_OUT_SET,
         HELD_OUT_V2_SET,
         HELD_OUT_V3_SET,
         HELD_OUT_V4_SET,
         HELD_OUT_V5_SET,
+        HELD_OUT_V6_SET,
         evaluate,
     )
 
@@ -185,8 +187,12 @@ def _bench_reflect(args: argparse.Namespace) -> int:
         "dev-v5 (the fifth round was iterated on it)": DEV_V5_SET,
         "dev-v5b (written by a helper blind to the rules; the fifth round was iterated on it)":
             DEV_V5B_SET,
-        "held-out-v5 (committed before the fifth round, never used to change a rule)":
+        "held-out-v5 (blind once, before the fifth round; development data since)":
             HELD_OUT_V5_SET,
+        "dev-v6b (written by a helper blind to the rules; the sixth round was iterated on it)":
+            DEV_V6B_SET,
+        "held-out-v6 (committed before the sixth round, never used to change a rule)":
+            HELD_OUT_V6_SET,
     }
     shipped = files("hindsight_common.reflection")
     sets: dict[str, str | None] = {"labelled (rules written against it)": None}

@@ -2,12 +2,14 @@
 
     python -m hindsight_common.reflection [--dev-v3 | --dev-v4 | --held-out | --held-out-v2 |
                                            --held-out-v3 | --held-out-v4 | --dev-v5 |
-                                           --dev-v5b | --held-out-v5 | path]
+                                           --dev-v5b | --held-out-v5 | --dev-v6b |
+                                           --held-out-v6 | path]
 
 Without an argument it scores the labelled set the rules were written against; `--dev-v3`
 the development set the widened rules were iterated on; `--dev-v4` the one the precision
 round was iterated on; `--held-out` the set written after the first rules were frozen;
-`--dev-v5` / `--dev-v5b` the fifth round's; `--held-out-v2` to `--held-out-v5` sets each
+`--dev-v5` / `--dev-v5b` the fifth round's, `--dev-v6b` the sixth's; `--held-out-v2` to
+`--held-out-v6` sets each
 written before a round of rule changes (README.md says which runs of them were blind).
 """
 
@@ -21,11 +23,13 @@ from hindsight_common.reflection.evaluation import (
     DEV_V4_SET,
     DEV_V5_SET,
     DEV_V5B_SET,
+    DEV_V6B_SET,
     HELD_OUT_SET,
     HELD_OUT_V2_SET,
     HELD_OUT_V3_SET,
     HELD_OUT_V4_SET,
     HELD_OUT_V5_SET,
+    HELD_OUT_V6_SET,
     ReflectorScore,
     evaluate,
 )
@@ -33,7 +37,8 @@ from hindsight_common.reflection.evaluation import (
 _NAMED_SETS = {"--dev-v3": DEV_V3_SET, "--dev-v4": DEV_V4_SET, "--held-out": HELD_OUT_SET,
                "--held-out-v2": HELD_OUT_V2_SET, "--held-out-v3": HELD_OUT_V3_SET,
                "--held-out-v4": HELD_OUT_V4_SET, "--dev-v5": DEV_V5_SET,
-               "--dev-v5b": DEV_V5B_SET, "--held-out-v5": HELD_OUT_V5_SET}
+               "--dev-v5b": DEV_V5B_SET, "--held-out-v5": HELD_OUT_V5_SET,
+               "--dev-v6b": DEV_V6B_SET, "--held-out-v6": HELD_OUT_V6_SET}
 
 
 def _report(score: ReflectorScore) -> str:

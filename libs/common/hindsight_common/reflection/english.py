@@ -85,11 +85,12 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+|;\s+|\s+[-–—]\s+")
 _CLAUSE_BREAK = re.compile(
     r"\s*(?:,\s*|\s)(?:but|and|so|though|although|while|whereas)\s+"
     r"(?=(?:(?:now|these days|nowadays) )?(?:I|my|he|she)\b)"
-    r"|,\s+(?=(?:I|my)\b)",
+    r"|,\s+(?=(?:I|my|he|she|He|She)\b)",
 )
 _DISCOURSE = re.compile(
     r"^(?:(?:oh|ah|well|yeah|yes|yep|yup|hey|hi|hello|so|ok|okay|honestly|btw|by the way|"
     r"also|and|but|plus|ha(?:ha)+|lol|omg|wow|tbh|to be honest|anyway|anyways|fun fact|"
+    r"(?:just |quick |a quick |just a )?heads[ -]up|just so you know|fwiw|"
     r"guess what|funny enough|personally|hmm+|um+|uh+|since|now that|because|after|"
     r"great|cool|nice|oh and|now|these days|nowadays|lately)\b[\s,!:.-]*)+",
     re.IGNORECASE,
@@ -156,7 +157,8 @@ _QUESTION_WORDS = frozenset({
 })
 _HYPOTHETICAL = re.compile(
     r"\b(?:if|unless|whether|imagine|suppose|supposing|wish|wonder|wondering|hypothetically|"
-    r"maybe|perhaps|might|could have|would have|someday|one day|hope)\b"
+    r"(?:maybe|perhaps)(?!\s+(?:once|twice|three times|every|a couple of times)\b)|might|could have|"
+    r"would have|someday|one day|hope)\b"
     r"|\bI(?:'d| would)\b(?!\s+(?:much\s+)?(?:prefer|rather|(?:take|pick|choose|go for)\b.+\bover\b))",
     re.IGNORECASE,
 )
@@ -183,6 +185,7 @@ ADVERBS = frozenset({
     "certainly", "deeply", "secretly", "kinda", "sorta", "even", "only", "always", "never",
     "usually", "often", "sometimes", "normally", "typically", "regularly", "rarely",
     "much", "far", "quite", "seldom", "hardly", "ever", "mainly", "largely", "no", "longer",
+    "altogether", "completely", "entirely",
 })
 _MODALS = frozenset({"can", "can't", "cannot", "could", "couldn't", "will", "won't", "would",
                      "wouldn't", "should", "shouldn't", "must", "might", "may", "didn't",
@@ -330,7 +333,8 @@ _TOPIC_STOP = frozenset({
     "because", "and", "or", "but", "so", "if", "by", "every", "each", "again", "too",
     "today", "tonight", "tomorrow", "yesterday", "later", "soon", "instead", "better",
     "worse", "less", "along", "around", "across", "past", "near", "beside", "towards", "toward",
-    "behind", "among",
+    "behind", "among", "matters", "helps", "works", "pays", "counts",
+    "maybe", "perhaps",
 })
 _NUMBERS = frozenset({"once", "twice", "one", "two", "three", "four", "five", "six", "seven",
                       "eight", "nine", "ten", "several", "few"})
@@ -341,7 +345,7 @@ _TRAILING_STOP = _NUMBERS | {"most", "religiously", "early", "late", "online", "
                              "outside", "inside", "abroad", "alone", "together", "nearby",
                              "locally", "downstairs", "upstairs"}
 _INNER_SKIP = frozenset({"a", "an", "the", "my", "your", "his", "her", "their", "our", "its",
-                         "some", "this", "these", "those"})
+                         "some", "this", "these", "those", "more", "extra", "enough"})
 
 
 def topic(phrase: str, *, limit: int = 2) -> str:

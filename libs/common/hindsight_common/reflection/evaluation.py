@@ -43,6 +43,12 @@ DEV_V5B_SET = "dev_v5b_utterances.jsonl"
 # Written by a helper who read only README.md, never the rules, and committed (f51ff3a)
 # before any rule of the fifth round changed; run once, at the end of that round.
 HELD_OUT_V5_SET = "heldout_v5_utterances.jsonl"
+# Written (2026-12-04) by a helper who read only the key-scheme sections of README.md, for
+# the sixth round (precision); scored once before that round's rules, then iterated on.
+DEV_V6B_SET = "dev_v6b_utterances.jsonl"
+# Written by a helper blind to the rules and committed (1bd96e7) before any rule of the sixth
+# round changed; run once, at the end of that round.
+HELD_OUT_V6_SET = "heldout_v6_utterances.jsonl"
 _EPOCH = datetime(2024, 1, 1, tzinfo=UTC)
 
 

@@ -52,7 +52,11 @@ POSSESSIONS: dict[str, str] = {
         "hamster", "rabbit", "bunny", "parrot", "bird", "birds", "fish", "goldfish", "turtle",
         "tortoise", "horse", "pony", "snake", "lizard", "ferret", "retriever", "labrador",
         "poodle", "beagle", "terrier", "corgi", "husky", "bulldog", "chihuahua", "dachshund",
-        "spaniel", "shepherd", "parrots", "hamsters", "rabbits")},
+        "spaniel", "shepherd", "parrots", "hamsters", "rabbits", "greyhound", "whippet",
+        "lurcher", "collie", "pug", "schnauzer", "rottweiler", "doberman", "dalmatian", "sheepdog",
+        "mutt", "labradoodle", "cockapoo", "cockatiel", "budgie", "canary", "gecko",
+        "chinchilla", "guinea pig", "axolotl", "hedgehog", "tabby", "moggy", "iguana", "chickens",
+        "hens", "goat", "goats", "donkey", "alpaca")},
     **{w: "car" for w in (
         "car", "truck", "van", "suv", "jeep", "minivan", "sedan", "pickup", "tesla", "toyota",
         "honda", "ford", "bmw", "audi", "subaru", "volkswagen", "mercedes", "volvo", "kia",

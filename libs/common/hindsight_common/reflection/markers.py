@@ -48,7 +48,9 @@ _WRONG = re.compile(
     r"you are)\s+(?:totally |completely |just |so |all |simply )?(?:wrong|incorrect|not right|"
     r"not correct|not true|mistaken|the wrong \w+)|your [\w ]{1,20}? (?:is|are|was|were) (?:way |all |a bit )?"
     r"(?:off|wrong|incorrect|not right)|you(?:'ve| have)?\s+(?:got|gotten)\s+(?:that|it|this|me|"
-    r"my \w+)(?: all)?\s+wrong)" + _TAIL, _I)
+    r"(?P<mine>my [a-z]+(?:'s [a-z]+)?))(?: all)?\s+wrong)" + _TAIL, _I)
+_IT_IS = re.compile(r"^(?:again[\s,]+)?(?:it's|it is|its|that's|they're|it should be|(?:he's|she's|"
+                    r"he is|she is|it's) (?:called|named))\s+", _I)
 _MISUNDERSTOOD = re.compile(
     _LEAD_NO + r"(?:(?:that's|that is|this is|it's) not what I (?:asked for|asked|said|"
     r"meant|wanted)|you(?:'ve| have)? (?:misunderstood|misread|misheard|didn't understand|got confused|"
@@ -119,6 +121,10 @@ def _error(core: str, voice: Voice) -> Reading | None:
     if match is None:
         return None
     rest = match.group("rest").strip().rstrip(".!")
+    if wrong is not None and "mine" in wrong.groupdict() and wrong.group("mine") and _IT_IS.match(rest):
+        # "you got my daughter's name wrong, it's Maeve": the right value of what was named
+        rest = _IT_IS.sub(f"{wrong.group('mine')} is ", rest, count=1)
+        rest = re.sub(r"\s+not\s+[\w' -]+$", "", rest)  # "..., it's Kamau not Kamal"
     other = voice.other[:1].upper() + voice.other[1:]
     head = f"{other} gave {voice.name} a wrong answer" if wrong else \
         f"{other} misunderstood {voice.name}"

@@ -21,7 +21,7 @@ from hindsight_common.reflection.slots import (
 _TRAVEL = rx(r"^(?:is|are)\s+(?P<verb>going|heading|flying|travell?ing|driving|off)\s+"
               r"(?:back\s+|out\s+|over\s+|down\s+|up\s+|home\s+)?to\s+(?P<v>.+)")
 _VISIT = rx(r"^is visiting\s+(?P<v>.+)")
-_GOING_ING = rx(r"^(?:is|are) going (?P<act>[a-z]+ing) (?:in|to|around|through|across|on|at)"
+_GOING_ING = rx(r"^(?:is|are) going (?:wild |solo |night |off-grid )?(?P<act>[a-z]+ing) (?:in|to|around|through|across|on|at)"
                  r"\s+(?P<v>.+)")
 _TAKING_ING = rx(r"^is taking (?:\w+ ){1,3}?(?P<act>[a-z]+ing) (?:in|to|around|through|across|on|at)"
                   r"\s+(?P<v>.+)")
@@ -58,6 +58,12 @@ def errand(place: str) -> bool:
     return " ".join(words[:2]) in ERRANDS or (words[:1] != [] and words[0] in ERRANDS)
 
 
+def _with_particle(verb: str, after: str) -> str:
+    """ "sign" + " up for a triathlon" -> "sign_up": a particle stays in the key."""
+    particle = after.strip().split(" ")[0].lower().strip(",.!")
+    return f"{verb}_{particle}" if particle in PARTICLES else verb
+
+
 def plan(p: Predicate) -> Slot | None:
     """A trip or a plan with a date: "is flying to Oslo next month", "plans to repaint ..."."""
     def trip(value: str) -> Slot:
@@ -73,8 +79,7 @@ def plan(p: Predicate) -> Slot | None:
             return trip(dest)
         first, _, after = dest.lower().partition(" ")
         if p.future_time and first.isalpha():
-            particle = after.split(" ")[0]  # "going to sign up" -> plan.sign_up
-            verb = f"{first}_{particle}" if particle in PARTICLES else first
+            verb = _with_particle(first, after)  # "going to sign up" -> plan.sign_up
             return Slot("event", "plan", verb, dest, 0.7, "announced plan")
         return None
     if (match := _VISIT.match(p.text)) is not None and p.future_time:
@@ -105,7 +110,7 @@ def plan(p: Predicate) -> Slot | None:
     if _TRIP_NOUN.match(p.text) is not None:
         return trip(clip(p.text, strip_time=True))
     if (match := _INTENT.match(p.text)) is not None:
-        verb = ing_to_base(match.group("verb"))
+        verb = _with_particle(ing_to_base(match.group("verb")), p.text[match.end():])
         return Slot("event", "plan", verb, clip(p.text, strip_time=False), 0.7, "stated plan")
     if (match := _PLANNING_NOUN.match(p.text)) is not None and topic(match.group("v")):
         return Slot("event", "plan", topic(match.group("v")), value_of(match), 0.7, "stated plan")
@@ -115,7 +120,7 @@ def plan(p: Predicate) -> Slot | None:
     if timed is not None:
         if _TRIP_WORDS.search(p.text[timed.end():]) or timed.group("verb").lower() in _TRAVEL_ING:
             return trip(clip(p.text, strip_time=False).removeprefix("is "))
-        verb = ing_to_base(timed.group("verb"))
+        verb = _with_particle(ing_to_base(timed.group("verb")), p.text[timed.end():])
         # "I'll try that tomorrow": a plan about "that" is not self-contained.
         if verb == "be" or PRONOUN_OBJECT.match(p.text[timed.end():].strip()):
             return None

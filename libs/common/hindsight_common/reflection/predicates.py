@@ -68,7 +68,7 @@ _NUMBER_WORD = (r"(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|
                 r"fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|"
                 r"fifty|sixty|seventy|eighty|ninety)(?:-[a-z]+)?")
 _AGE = rx(r"^(?:is|just turned|turned|is turning)\s+(?P<v>\d{1,3}|" + _NUMBER_WORD + r")(?:\s*(?:years?|yrs?)"
-           r"(?:\s+old)?)?(?=\s*$|\s*[,.!;]|\s+(?:yesterday|today|last|this|on|in|and|but)\b)")
+           r"(?:\s+old)?)?(?=\s*$|\s*[,.!;]|\s+(?:yesterday|today|last|this|on|in|and|but|so|not|now)\b)")
 _LOCATION = rx(r"^(?:lives|is living|has been living|has lived|is based|is currently based|"
                 r"resides|is residing|is settled|moved|has moved|relocated|has relocated)"
                 r"\s+(?:\w+\s+)?(?:out of\s+)?(?:with (?:my |his |her )?[\w' -]{1,30}? )?(?:in|to|out of)\s+(?P<v>.+)")
@@ -95,7 +95,7 @@ _PREFERENCE = rx(
     r"(?:doesn't|does not) (?:like|enjoy|mind|care for)|"
     r"is (?:not |n't )?(?:a |an )?(?:(?:big|huge|massive|real|total) )?fan of|"
     r"isn't (?:a |an )?(?:(?:big|huge) )?fan of|"
-    r"is (?:(?:really|totally|so|very|quite|absolutely|truly|deeply) )?(?:into|obsessed with|"
+    r"is (?:(?:really|totally|so|very|quite|absolutely|truly|deeply|[a-z]{3,}ly) )?(?:into|obsessed with|"
     r"passionate about|crazy about|addicted to|a sucker for)|"
     r"would prefer|would rather)\s+(?P<v>.+)")
 _FAN = rx(r"^is (?:a |an )(?:(?:big|huge|massive|die-hard|diehard|lifelong|true)\s+)?"
@@ -110,7 +110,7 @@ _GOT = rx(r"^got (?P<v>married|engaged|promoted|divorced|hired|fired|accepted|la
 _EVENT = re.compile(r"^(?P<verb>[a-z]+)(?:\s+(?P<particle>[a-z]+))?\b")
 _HOW_IT_WENT = rx(r"^(?:a|an|such a|the)\s+(?:[\w-]+\s+){0,2}?(?:time|day|night|evening|week|"
                    r"weekend|morning|afternoon|laugh|chat|blast|nap|rest|lie-in)\b")
-_PRONOUN_END = rx(r"\b(?:it|that|this|them)\W*$")
+_PRONOUN_END = rx(r"\b(?:it|that|this|them)(?:\s+(?:up|out|off|back|over|down))?\W*$")
 _PREPOSITIONS = frozenset({"about", "with", "for", "at", "in", "on", "from", "to", "of", "by"})
 _NEGATIVE = ("hate", "dislike", "detest", "loathe", "stand", "not", "n't")
 _NOT_NEGATIVE = ("mind", "enough", "stop")
@@ -169,7 +169,8 @@ def _simple(pattern: re.Pattern[str], attr: str, confidence: float, rule: str,
 
 _NOT_NOW = rx(r"^(?:former|ex-?|aspiring|wannabe|would-be|future)\b")
 _JOB_SUFFIXES = ("ist", "ician", "grapher")
-def _is_job(word: str) -> bool:
+def is_job(word: str) -> bool:
+    """True for a word that names a job (\"nurse\", \"pharmacist\")."""
     low = word.lower().strip(".,")
     if low.removesuffix("s") in NOT_JOBS:
         return False
@@ -187,7 +188,7 @@ def _job(p: Predicate) -> Slot | None:
     words = value_of(match).split(" ")
     cut = next((i for i, w in enumerate(words) if w.lower() in _PREPOSITIONS), len(words))
     title = " ".join(words[:cut])
-    if not any(_is_job(w) for w in words[:cut]) or _NOT_NOW.search(title):
+    if not any(is_job(w) for w in words[:cut]) or _NOT_NOW.search(title):
         return None  # "a former teacher", "an aspiring writer": not the job they do now
     return Slot("fact", "personal", "job", title, confidence, "stated occupation")
 
@@ -249,7 +250,7 @@ def _has(p: Predicate) -> Slot | None:
                       if POSSESSIONS.get(w.lower()) in {"car", "bike", "boat"}), None)
         if found is None and re.match(r"^(?:a|an)\s+(?:(?:old|new|little|battered|vintage|red|"
                                       r"blue|black|white|silver|grey|gr[ae]y|second-hand|used|"
-                                      r"electric|ancient|trusty)\s+)*[A-Z]", value):
+                                      r"electric|ancient|trusty|secondhand|second-hand|folding|rusty|beat-up|shiny)\s+)*[A-Z]", value):
             found = "car" if p.text.lower().startswith("drives") else "bike"  # "an old Land Rover"
         return Slot("fact", "possession", found, value, 0.75, "stated vehicle") if found else None
     match = _HAS.match(p.text)
@@ -268,8 +269,10 @@ def _has(p: Predicate) -> Slot | None:
                                                              "nts", "cles")) else low
         if singular in ROLES:  # "two daughters": the role, not its plural
             return Slot("fact", "relation", ROLES[singular], value, 0.8, "stated family member")
-        if low in POSSESSIONS:
-            return Slot("fact", "possession", POSSESSIONS[low], value, 0.8, "stated possession")
+        pair = f"{low} {words[at + 1].removesuffix('s')}" if at + 1 < len(words) else ""
+        if low in POSSESSIONS or pair in POSSESSIONS:  # "two guinea pigs"
+            return Slot("fact", "possession", POSSESSIONS.get(low) or POSSESSIONS[pair], value, 0.8,
+                        "stated possession")
     return None
 
 
@@ -314,6 +317,9 @@ _NOT_HABITS = frozenset({"is", "has", "was", "did", "says", "said", "thinks", "f
 # "never bothers with breakfast", "always goes for the window seat": the object is the taste.
 _FRAME_VERBS = frozenset({"bothers", "goes", "opts", "sticks"})
 _HABIT_FRAME = rx(r"^(?:with|for|to)\s+")
+# Light verbs whose habit names no taste without their object ("I play most evenings").
+_NEEDS_OBJECT = frozenset({"play", "watch", "use", "do", "make", "have", "take", "get", "eat",
+                           "drink", "buy", "try", "practise", "practice"})
 
 
 def _habit(p: Predicate) -> Slot | None:
@@ -325,6 +331,9 @@ def _habit(p: Predicate) -> Slot | None:
     if PRONOUN_OBJECT.match(rest) or _PRONOUN_END.search(clip(rest, strip_time=True)):
         return None  # "I do it every summer": about something said before
     frame = _HABIT_FRAME.match(rest) if verb.lower() in _FRAME_VERBS else None
+    if frame is None and base_form(verb.lower()) in _NEEDS_OBJECT and \
+            not topic(rest.lower().replace(p.habit, " ")):
+        return None  # "I play most evenings": play what? (said in the clause before)
     attr = topic(rest[frame.end():] if frame else f"{base_form(verb)} {rest}")
     if not attr:
         return None
@@ -364,6 +373,8 @@ def _first(predicate: Predicate) -> Slot | None:
     return None
 
 
+_AT_ORGANISATION = re.compile(r"^is (?:at|with) (?P<v>[A-Z][\w&.'-]*(?: [A-Z][\w&.'-]*){0,3})")
+_STUDENT = rx(r"^is (?:a |an )(?:phd |grad |graduate |college |university |uni |med |law )?student\b")
 _ANY_MORE = rx(r"\s*,?\s*\b(?:any ?more|any longer)\b")
 _NOT_AFTER_AUX = rx(r"^(?P<aux>is|has|does) not |^(?P<neg>isn't|hasn't|doesn't) ")
 
@@ -394,6 +405,13 @@ def match_predicate(predicate: Predicate) -> Slot | None:
         return _first(predicate)
     positive = replace(predicate, text=_positive(predicate.text), ended=False)
     slot = _first(positive)
+    if slot is None and (org := _AT_ORGANISATION.match(positive.text)) is not None:
+        # "I'm not at Westpac anymore": a named place one was at for good is a workplace
+        slot = Slot("fact", "personal", "employer", org.group("v"), 0.8, "stated employer")
+    if slot is None and (student := _STUDENT.match(positive.text)) is not None:
+        # "I'm not a student any more": the studies slot ended, whatever they were
+        slot = Slot("fact", "personal", "study", student.group(0).removeprefix("is "), 0.8,
+                    "stated studies")
     if slot is None:
         verb, _, rest = positive.text.partition(" ")
         attr = topic(f"{base_form(verb)} {rest}") if verb.lower() not in _NOT_HABITS else ""

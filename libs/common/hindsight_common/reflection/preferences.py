@@ -128,7 +128,8 @@ _CONSUMES = re.compile(r"^(?:doesn't|does not) (?P<verb>eat|drink|smoke|touch)\s
                        _I)
 
 
-_ENDS_IN_PRONOUN = re.compile(r"^(?:it|that|this|them|him|her)\b|\b(?:it|that|this|them)\W*$"
+_ENDS_IN_PRONOUN = re.compile(r"^(?:it|that|this|them|him|her)\b|\b(?:it|that|this|them)"
+                              r"(?:\s+(?:up|out|off|back|over|down))?\W*$"
                               r"|\b(?:it|them) to\b", _I)  # "on getting it to work"
 _WOULD_PICK = re.compile(r"^would (?:much |always )?(?:take|pick|choose|go for) (?P<v>.+?) over "
                          r"(?P<other>.+)$", _I)
@@ -208,7 +209,8 @@ _THING = re.compile(
     r"^(?P<v>[\w'+# -]{2,40}?)(?: |'s)(?:(?:is|are|has always been|have always been)?"
     r"(?P<neg> not|n't)?|isn't|aren't)(?P<neg2> not)?(?: really| totally| definitely| so| hands down|"
     r" easily| probably| by far| without doubt| still)?"
-    r" (?:more |less )?(?:right up |up )?(?:my|not my) (?:absolute |all-time |ultimate |total |"
+    r" (?:more |less )?(?:kind of |sort of |kinda |sorta |pretty much |very much |just )?"
+    r"(?:right up |up )?(?:my|not my) (?:absolute |all-time |ultimate |total |"
     r"number one |biggest |true |real |personal )?(?P<what>favou?rite|fave|alley|street|thing|jam|passion|cup of tea|kind of thing|weakness|"
     r"guilty pleasure|happy place|therapy|religion|go-to|comfort food|obsession)\b", _I)
 _BEATS = re.compile(
@@ -234,7 +236,10 @@ _THING_TASTE = re.compile(
     r"^(?P<v>[\w'+# -]{2,40}?) (?:(?P<neg>bores? me|does nothing for me|do nothing for me|"
     r"leaves? me cold|(?:is|are) (?:not|never) (?:really )?my scene)|(?:is|are) (?:how|what) I "
     r"(?:unwind|relax|switch off|de-stress|destress|recharge|live for|love)|(?:makes?|keeps?) me "
-    r"(?:happy|sane|calm))\b", _I)
+    r"(?:happy|sane|calm)|(?P<neg2>drives? me (?:mad|crazy|nuts|insane|bonkers|up the wall|round the "
+    r"bend|around the bend|spare)|(?:gets?|gets? on) my nerves|(?:is|are) my pet peeve)|"
+    r"(?:has|have) (?:totally |completely |basically |kind of )?taken over my (?:life|weekends?|"
+    r"evenings?|free time|spare time|summers?))\b", _I)
 _FOR_ME_NOW = re.compile(r"^it's (?P<v>[\w'+# -]{2,40}?) for me(?: now| these days| from now on)?\W*$",
                          _I)
 _NOT_A_THING = re.compile(r"^(?:it|this|that|which|what|he|she|they|you|there|here)\b", _I)
@@ -268,7 +273,7 @@ def fronted(clause: str) -> Preference | None:
         return Preference(attr, f"switched to {new.group('v')} from {new.group('other')}", 0.8,
                           "stated change of preference") if attr else None
     if (taste := _THING_TASTE.match(text)) is not None and not _NOT_A_THING.match(taste.group("v")):
-        return _taste(taste.group("v"), bool(taste.group("neg")))
+        return _taste(taste.group("v"), bool(taste.group("neg") or taste.group("neg2")))
     if (now := _FOR_ME_NOW.match(text)) is not None and not _NOT_A_THING.match(now.group("v")):
         attr = category(now.group("v"), strict=True)
         return Preference(attr, f"prefers {now.group('v')} now", 0.8,

@@ -68,6 +68,10 @@ _LEADS = (  # a dropped subject and auxiliary, by the word that now leads
     (re.compile(r"^(?:don't|can't|never|haven't|didn't|do not|cannot)\s(?!(?:mind|worry|know|wait|"
                 r"believe|remember|think|tell|say|get|care|understand|bother)\b)", re.IGNORECASE), "I "),
     (re.compile(r"^(?:been) ", re.IGNORECASE), "I've "),
+    # changes of mind: "switched to oat milk", "stopped drinking coffee", "gave up meat"
+    (re.compile(r"^(?:(?:recently|finally|just) )?(?:switched (?:over )?to|moved on to|stopped \w+ing|"
+                r"quit \w+ing|gave up|cut out)\s+(?!it\b|that\b|this\b|them\b)", re.IGNORECASE), "I "),
+    (re.compile(r"^booked (?:us |me )?(?:a|an|the)\b", re.IGNORECASE), "I've "),
     (re.compile(r"^got (?=married|engaged|promoted|divorced|hired|fired|accepted|laid off)", re.IGNORECASE),
      "I "),
     (re.compile(r"^got (?=a|an|my|two|three)\b", re.IGNORECASE), "I've "),
@@ -111,7 +115,8 @@ def ellipsis(clause: str) -> str | None:
 _SECOND_PREDICATE = re.compile(
     r"\s+(?:and|but)\s+(?=(?:(?:also|now|still|really)\s+)?(?:love|like|hate|enjoy|prefer|adore|"
     r"can't|cannot|don't|never|always|usually|work|live|speak|own)\b|(?:just|recently)\s+"
-    r"(?:[a-z]{3,}ed|took|got|went|ran|bought|began|quit|won|met)\b)"
+    r"(?:[a-z]{3,}ed|took|got|went|ran|bought|began|quit|won|met)\b|(?:switched|moved on|changed "
+    r"over|went over) to\b)"
     r"|,\s+(?=(?:just\s+|recently\s+)?(?:retired|graduated|adopted|joined|married|got married|"
     r"got engaged)\b)")
 

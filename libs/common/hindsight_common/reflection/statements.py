@@ -9,7 +9,7 @@ reflector only records what a speaker says about themselves and their own people
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from hindsight_common.reflection.english import (
     clip,
@@ -30,8 +30,9 @@ from hindsight_common.reflection.lexicon import (
     ROLE_MODIFIERS,
     ROLES,
 )
-from hindsight_common.reflection.predicates import Slot, make_predicate, match_predicate
+from hindsight_common.reflection.predicates import Slot, is_job, make_predicate, match_predicate
 from hindsight_common.reflection.preferences import fronted
+from hindsight_common.reflection.stance import momentary
 from hindsight_common.reflection.shapes import (
     NOT_NAMES,
     NOT_THINGS,
@@ -92,7 +93,7 @@ _WE_LEAD = {"'re": "I'm", " are": "I'm", "'ve": "I've", " have": "I've", "'ll": 
             " will": "I'll", "'d": "I'd"}
 _SHARED_DOMAINS = frozenset({"plan", "event", "possession"})
 _PRONOUN = re.compile(r"^(?:he|she)\b\s*(?P<rest>.*)$", re.DOTALL | re.IGNORECASE)
-_ATTRIBUTE = re.compile(r"^(?:[Mm]y\s+)?(?P<attr>[a-z][a-z ]{0,30}?)\s+(?:is|are|was|has to be|"
+_ATTRIBUTE = re.compile(r"^(?:[Mm]y\s+)?(?P<attr>[a-z][a-z -]{0,30}?)\s+(?:is|are|was|has to be|"
                         r"would be|must be)\s+"
                         r"(?P<v>.+)$", re.DOTALL)
 _NAME_IS = re.compile(r"^name is (?P<n>[A-Z][\w'-]+)")
@@ -106,9 +107,11 @@ _NOT_ATTRIBUTES = frozenset({
 _PASSING = re.compile(r"^(?:delayed|late|cancel+ed|running|broken|ready|done|full|empty|gone|"
                       r"over|down|up|off|out|fine|ok|okay|dead|stuck|missing|lost|here|there|"
                       r"on its way|acting up|playing up|killing me|dying|charging|on silent|"
-                      r"almost dead|overheating|crashing|frozen|not working)\b|.*\b(?:again|right now|today)$", re.IGNORECASE)
+                      r"almost dead|overheating|crashing|frozen|not working|about to|nearly|almost)\b|.*\b(?:again|right now|today)$", re.IGNORECASE)
 _MOMENTS = frozenset({"part", "parts", "bit", "bits", "moment", "moments", "scene", "scenes",
                       "line", "lines", "episode", "chapter"})
+_FAVOURITE_MODIFIERS = frozenset({"all-time", "absolute", "ultimate", "current", "very",
+                                  "personal"})
 _PLURAL_ROLES = frozenset({"kids", "children", "parents", "siblings", "grandparents"})
 _ATTRIBUTE_KEYS = {"name": "name", "job": "job", "occupation": "job", "profession": "job",
                    "hometown": "origin", "home town": "origin", "age": "age",
@@ -165,7 +168,9 @@ def _attribute(clause: str, voice: Voice, prefix: str) -> Finding | None:
     """ "my birthday is March 14" -> personal.birthday; "my favourite X is Y" -> preference."""
     clause = re.sub(r"^([Mm]y name)'s\b", r"\1 is", clause)  # "My name's Luca"
     clause = re.sub(r"^([Mm]y [a-z]+)'s(?= (?:on (?:the )?\d{1,2}(?:st|nd|rd|th)\b|on [A-Z]|in [A-Z]|"
-                    r"from [A-Z]))", r"\1 is", clause)  # "my birthday's on the 2nd of March"
+                    r"from [A-Z]|(?:january|february|march|april|may|june|july|august|september|"
+                    r"october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\b|"
+                    r"\d))", r"\1 is", clause, flags=re.IGNORECASE)  # "my birthday's on the 2nd of March"
     match = _ATTRIBUTE.match(clause)
     if match is None:
         return None
@@ -173,7 +178,13 @@ def _attribute(clause: str, voice: Voice, prefix: str) -> Finding | None:
     raw = re.sub(r"^[\"“]([^\"”]+)[\"”]", r"\1", match.group("v").strip())
     attr, value = match.group("attr").strip(), clip(raw, strip_time=False)
     words = attr.split(" ")
-    if not value or len(words) > 3 or words[0] in _NOT_ATTRIBUTES or words[-1] in _NOT_ATTRIBUTES:
+    while len(words) > 2 and words[0] in _FAVOURITE_MODIFIERS and \
+            words[1] in _FAVOURITE_MODIFIERS | {"favorite", "favourite", "fave"}:
+        words = words[1:]  # "my all-time favourite film": the favourite film
+    # "my gate code is 4471" is an attribute; "my code is a mess" is talk about the work.
+    numbered_code = words[-1] == "code" and len(words) > 1 and any(c.isdigit() for c in value)
+    if not value or len(words) > 3 or words[0] in _NOT_ATTRIBUTES or \
+            (words[-1] in _NOT_ATTRIBUTES and not numbered_code):
         return None
     if _PASSING.match(value):
         return None  # "my train is delayed again": a passing state, not an attribute
@@ -220,8 +231,8 @@ def _we(match: re.Match[str], voice: Voice, clause: str, time: str | None,
 
 def _fronted(clause: str, voice: Voice) -> list[Finding]:
     found = fronted(clause)
-    if found is None:
-        return []
+    if found is None or momentary(clause):
+        return []  # "the traffic drives me mad today": this moment, not a lasting taste
     content = _sentence_case(third_person(clip(clause, strip_time=False), voice.name,
                                           voice.other))
     return [Finding("preference", f"preference.{found.attr}",
@@ -258,6 +269,9 @@ def _clause(clause: str, voice: Voice, last_role: _Role | None
         role_match = _ROLE.match(clause)
     if role_match is not None and _is_role(role_match):
         return _role_clause(role_match, clause, voice, time)
+    if last_role is not None:  # "my daughter is called Linh, she's five"
+        clause = re.sub(r"^(he|she)'s (got|been)\b", r"\1 has \2", clause, flags=re.IGNORECASE)
+        clause = re.sub(r"^(he|she)'s\b", r"\1 is", clause, flags=re.IGNORECASE)
     if (pronoun := _PRONOUN.match(clause)) is not None and last_role is not None:
         return _predicate(pronoun.group("rest"), last_role, voice, clause, time), last_role
     if clause.lower().startswith("my "):
@@ -327,7 +341,40 @@ def _predicate(predicate: str, role: _Role | None, voice: Voice, clause: str,
     if slot is None:
         return []
     # The content uses the predicate as said, adverbs included ("just moved to Osaka").
-    return [_compose(slot, role, voice, predicate, time)]
+    found = _compose(slot, role, voice, predicate, time)
+    named = _JOB_THEN_NAME.match(found.value) if role is None and found.key.startswith("relation.") \
+        else None
+    if named is None or not is_job(named.group("job").split(" ")[-1]):
+        return [found]
+    # "I'm married to a pilot called Suvi": the relative's name, and their job under them
+    job = named.group("job")
+    return [replace(found, value=named.group("n")),
+            Finding("fact", f"{found.key}.job", job, _sentence_case(
+                f"{voice.name}'s {found.key.split('.')[1]} {named.group('n')} is a {job}"),
+                min(found.confidence, 0.75), found.reasoning, ("fact", "relation"))]
+
+
+_JOB_THEN_NAME = re.compile(r"^(?:a|an) (?P<job>[a-z][a-z -]{2,30}?) (?:called|named) (?P<n>[A-Z][\w'-]+)$")
+
+
+# "I used to live in Perth but now I'm in Hobart": only the part after "now" holds today.
+_USED_TO_NOW = re.compile(
+    r"^I used to (?P<verb>[a-z]+) (?P<obj>[^,]+?),? but (?:now|these days|nowadays),? "
+    r"(?P<now>I\b.+)$", re.IGNORECASE | re.DOTALL)
+_BACK_REFERENCE = re.compile(r"\s(?:them|it|those)(?P<end>\W*)$", re.IGNORECASE)
+_NOW_IN = re.compile(r"^I'm (?:in|at) (?=[A-Z])")
+
+
+def _now_part(text: str) -> str:
+    """The current half of "I used to X but now Y", its "them" filled in ("I used to love
+    energy drinks but now I can't stand them"); any other text as it is."""
+    match = _USED_TO_NOW.match(text.strip())
+    if match is None:
+        return text
+    now, verb = match.group("now"), match.group("verb").lower()
+    if verb in {"live", "work"} and _NOW_IN.match(now):  # "... but now I'm in Hobart"
+        now = _NOW_IN.sub("I live in " if verb == "live" else "I work at ", now)
+    return _BACK_REFERENCE.sub(lambda m: f" {match.group('obj')}{m.group('end')}", now)
 
 
 def statement_findings(text: str, voice: Voice) -> list[Finding]:
@@ -336,10 +383,18 @@ def statement_findings(text: str, voice: Voice) -> list[Finding]:
     "I no longer live in Paris, I moved to Nantes": the ended value is dropped when the
     same sentence gives the slot its new one.
     """
+    text = _now_part(text)
     findings: list[Finding] = []
     last_role: _Role | None = None
     for clause in (part for whole in split_clauses(text) for part in shared_subject(whole)):
         found, last_role = _clause(clause, voice, last_role)
         findings.extend(found)
     current = {f.key for f in findings if not f.value.startswith("no longer ")}
+    if any(f.value.startswith("switched to ") for f in findings):
+        # "I quit coffee in January and switched to green tea": the change of mind lands
+        # on the new thing; what was given up is not a memory of its own.
+        findings = [f for f in findings if not f.value.startswith(_GIVEN_UP)]
     return [f for f in findings if not (f.value.startswith("no longer ") and f.key in current)]
+
+
+_GIVEN_UP = ("quit ", "gave up ", "stopped ", "ditched ", "dropped ", "cut out ")
