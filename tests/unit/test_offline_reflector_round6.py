@@ -12,6 +12,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from hindsight_common.reflection import Candidate, Turn, reflect_turns
 
 T0 = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
@@ -103,3 +105,20 @@ def test_a_habit_with_its_object_in_the_clause_before_keeps_that_object() -> Non
 
 def test_a_habit_that_names_its_own_activity_is_still_read() -> None:
     assert keys("I run most mornings") == [("preference", "preference.run")]
+
+
+_WORDS = st.sampled_from([
+    "I", "i'm", "my", "used", "to", "but", "now", "she's", "he's", "called", "named", "married",
+    "a", "pilot", "you", "got", "name", "wrong", "it's", "not", "anymore", "any more", "at",
+    "Westpac", "switched", "quit", "and", "plan", "sign", "up", "most", "evenings", "play",
+    "drives", "me", "mad", "remember", "that", "code", "is", "4471", "fyi", "heads up:",
+    "guinea", "pigs", "maybe", "once", "a month", ",", ".", "?", "!", "'", "them", "it",
+])
+
+
+@given(st.lists(_WORDS, max_size=25).map(" ".join) | st.text(max_size=200))
+@settings(max_examples=400, deadline=None)
+def test_any_text_gives_valid_candidates_and_never_raises(text: str) -> None:
+    for candidate in reflect(text):
+        assert candidate.key.count(".") >= 1 and candidate.key == candidate.key.lower()
+        assert candidate.content and candidate.entities
