@@ -22,6 +22,7 @@ from hindsight_common.reflection.english import (
     third_singular,
     topic,
 )
+from hindsight_common.reflection.ended import ANY_MORE, ended_without_rule, positive_form
 from hindsight_common.reflection.lexicon import (
     DIETS,
     IRREGULAR_PAST,
@@ -373,27 +374,6 @@ def _first(predicate: Predicate) -> Slot | None:
     return None
 
 
-_AT_ORGANISATION = re.compile(r"^is (?:at|with) (?P<v>[A-Z][\w&.'-]*(?: [A-Z][\w&.'-]*){0,3})")
-_STUDENT = rx(r"^is (?:a |an )(?:phd |grad |graduate |college |university |uni |med |law )?student\b")
-_ANY_MORE = rx(r"\s*,?\s*\b(?:any ?more|any longer)\b")
-_NOT_AFTER_AUX = rx(r"^(?P<aux>is|has|does) not |^(?P<neg>isn't|hasn't|doesn't) ")
-
-
-def _positive(text: str) -> str:
-    """ "is not a vegetarian any more" -> "is a vegetarian"; "doesn't live in X" -> "lives in X"."""
-    text = _ANY_MORE.sub("", text).strip()
-    match = _NOT_AFTER_AUX.match(text)
-    if match is None:
-        return text
-    aux = match.group("aux") or {"isn't": "is", "hasn't": "has", "doesn't": "does"}[
-        match.group("neg").lower()]
-    rest = text[match.end():]
-    if aux == "does":
-        verb, _, tail = rest.partition(" ")
-        return f"{third_singular(verb)} {tail}".strip()
-    return f"{aux} {rest}"
-
-
 def match_predicate(predicate: Predicate) -> Slot | None:
     """Apply the rules in order; return the first slot found, or None.
 
@@ -403,15 +383,8 @@ def match_predicate(predicate: Predicate) -> Slot | None:
     """
     if not predicate.ended:
         return _first(predicate)
-    positive = replace(predicate, text=_positive(predicate.text), ended=False)
-    slot = _first(positive)
-    if slot is None and (org := _AT_ORGANISATION.match(positive.text)) is not None:
-        # "I'm not at Westpac anymore": a named place one was at for good is a workplace
-        slot = Slot("fact", "personal", "employer", org.group("v"), 0.8, "stated employer")
-    if slot is None and (student := _STUDENT.match(positive.text)) is not None:
-        # "I'm not a student any more": the studies slot ended, whatever they were
-        slot = Slot("fact", "personal", "study", student.group(0).removeprefix("is "), 0.8,
-                    "stated studies")
+    positive = replace(predicate, text=positive_form(predicate.text), ended=False)
+    slot = _first(positive) or ended_without_rule(positive.text)
     if slot is None:
         verb, _, rest = positive.text.partition(" ")
         attr = topic(f"{base_form(verb)} {rest}") if verb.lower() not in _NOT_HABITS else ""
@@ -461,5 +434,5 @@ def make_predicate(text: str, clause: str, leading_time: str | None,
     time = leading_time or find_time(clause)
     future = time is not None and _PAST_TIME.search(time) is None and (
         habit is None or habit in _HABIT_ADVERBS)
-    ended = bool(_NO_LONGER.search(text) or _ANY_MORE.search(clause))
+    ended = bool(_NO_LONGER.search(text) or ANY_MORE.search(clause))
     return Predicate(" ".join(words), habit, time, future, ended)
