@@ -348,9 +348,10 @@ def _predicate(predicate: str, role: _Role | None, voice: Voice, clause: str,
         return [found]
     # "I'm married to a pilot called Suvi": the relative's name, and their job under them
     job = named.group("job")
+    article = "an" if job[:1] in "aeiou" else "a"
     return [replace(found, value=named.group("n")),
             Finding("fact", f"{found.key}.job", job, _sentence_case(
-                f"{voice.name}'s {found.key.split('.')[1]} {named.group('n')} is a {job}"),
+                f"{voice.name}'s {found.key.split('.')[1]} {named.group('n')} is {article} {job}"),
                 min(found.confidence, 0.75), found.reasoning, ("fact", "relation"))]
 
 
