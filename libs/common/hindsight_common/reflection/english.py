@@ -17,7 +17,7 @@ from hindsight_common.reflection.lexicon import IRREGULAR_PAST
 _NUM = r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple of|several)"
 _UNIT = r"(?:minutes?|hours?|days?|weeks?|months?|years?|decades?)"
 # "May" only counts when capitalised: lower-case "may" is the modal verb.
-_MONTH = (r"(?:january|february|march|april|(?-i:May)|june|july|august|september|october|"
+MONTH = (r"(?:january|february|march|april|(?-i:May)|june|july|august|september|october|"
           r"november|december)")
 _DAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
 _PERIOD = rf"(?:week|month|year|weekend|summer|winter|spring|fall|autumn|night|semester|{_DAY})"
@@ -27,8 +27,8 @@ TIME_PHRASE = re.compile(
     rf"|(?:last|next|this coming|this|earlier this) {_PERIOD}"
     rf"|{_NUM} {_UNIT} ago|in {_NUM} {_UNIT}"
     rf"|(?:on |next |last |this )?{_DAY}s?"
-    rf"|(?:on )?(?:the )?{_ORD} (?:of )?{_MONTH}(?: \d{{4}})?"
-    rf"|(?:on |in |since |from |by )?{_MONTH}(?: {_ORD})?(?:,? \d{{4}})?"
+    rf"|(?:on )?(?:the )?{_ORD} (?:of )?{MONTH}(?: \d{{4}})?"
+    rf"|(?:on |in |since |from |by )?{MONTH}(?: {_ORD})?(?:,? \d{{4}})?"
     rf"|(?:in|since) \d{{4}}"
     rf"|over the (?:weekend|summer|holidays)|in the (?:spring|summer|autumn|fall|winter)"
     rf"|at the end of (?:the|this|next) {_PERIOD})\b",

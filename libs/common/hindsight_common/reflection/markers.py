@@ -121,7 +121,7 @@ def _error(core: str, voice: Voice) -> Reading | None:
     if match is None:
         return None
     rest = match.group("rest").strip().rstrip(".!")
-    if wrong is not None and "mine" in wrong.groupdict() and wrong.group("mine") and _IT_IS.match(rest):
+    if wrong is not None and wrong.groupdict().get("mine") and _IT_IS.match(rest):
         # "you got my daughter's name wrong, it's Maeve": the right value of what was named
         rest = _IT_IS.sub(f"{wrong.group('mine')} is ", rest, count=1)
         rest = re.sub(r"\s+not\s+[\w' -]+$", "", rest)  # "..., it's Kamau not Kamal"

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, replace
 
 from hindsight_common.reflection.english import (
+    MONTH,
     clip,
     conjugate_lead,
     is_hypothetical,
@@ -168,9 +169,8 @@ def _attribute(clause: str, voice: Voice, prefix: str) -> Finding | None:
     """ "my birthday is March 14" -> personal.birthday; "my favourite X is Y" -> preference."""
     clause = re.sub(r"^([Mm]y name)'s\b", r"\1 is", clause)  # "My name's Luca"
     clause = re.sub(r"^([Mm]y [a-z]+)'s(?= (?:on (?:the )?\d{1,2}(?:st|nd|rd|th)\b|on [A-Z]|in [A-Z]|"
-                    r"from [A-Z]|(?:january|february|march|april|may|june|july|august|september|"
-                    r"october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\b|"
-                    r"\d))", r"\1 is", clause, flags=re.IGNORECASE)  # "my birthday's on the 2nd of March"
+                    rf"from [A-Z]|{MONTH}\b|\d))", r"\1 is", clause,
+                    flags=re.IGNORECASE)  # "my birthday's on the 2nd of March", "... November 9th"
     match = _ATTRIBUTE.match(clause)
     if match is None:
         return None
@@ -378,6 +378,10 @@ def _now_part(text: str) -> str:
     return _BACK_REFERENCE.sub(lambda m: f" {match.group('obj')}{m.group('end')}", now)
 
 
+# What a value given up starts with, dropped when the same sentence names the new thing.
+_GIVEN_UP = ("quit ", "gave up ", "stopped ", "ditched ", "dropped ", "cut out ")
+
+
 def statement_findings(text: str, voice: Voice) -> list[Finding]:
     """Every finding in the clauses of one sentence (no markers, no questions).
 
@@ -397,5 +401,3 @@ def statement_findings(text: str, voice: Voice) -> list[Finding]:
         findings = [f for f in findings if not f.value.startswith(_GIVEN_UP)]
     return [f for f in findings if not (f.value.startswith("no longer ") and f.key in current)]
 
-
-_GIVEN_UP = ("quit ", "gave up ", "stopped ", "ditched ", "dropped ", "cut out ")
