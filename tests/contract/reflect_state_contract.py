@@ -66,6 +66,17 @@ class ReflectStateContract:
         assert await state.unreflected(ANN) == []
         assert await state.pending_sessions("t1", "ann") == [SessionRef("t1", "ann", "s2", None)]
 
+    async def test_mark_reflected_remembers_what_was_learned_all_or_nothing(self, state: ReflectState) -> None:
+        await state.add_turns([(ANN, turn(1)), (ANN, turn(2))])
+        unwritable = KnownMemory("m9", "Ann", "k", "v", object())  # type: ignore[arg-type]  # not text: refused
+        with pytest.raises((PersistenceError, AttributeError, TypeError)):
+            await state.mark_reflected(ANN, ["e1"], [memory(1), unwritable])
+        assert await state.unreflected(ANN) == [turn(1), turn(2)] and await state.memories("t1", "ann") == []
+        await state.mark_reflected(ANN, ["e1"], [memory(1), memory(2)])
+        await state.mark_reflected(ANN, ["e1"], [memory(1)])  # a re-run: idempotent
+        assert await state.unreflected(ANN) == [turn(2)]
+        assert await state.memories("t1", "ann") == [memory(1), memory(2)]
+
     async def test_pending_sessions_are_scoped_by_tenant_and_user(self, state: ReflectState) -> None:
         await state.add_turns([
             (ANN, turn(1)),

@@ -103,8 +103,12 @@ def test_memories_extracted_or_decided_twice_are_caught() -> None:
     assert ids == {str(tea), str(coffee)} and decisions == [once[2]]
     # Reflect re-running a batch after a kill: the same extraction again (a new event id and
     # time, the same memory id, content and sources) is at-least-once, and allowed.
-    rerun = once[0].model_copy(update={"event_id": uuid.uuid4(), "occurred_at": WHEN + timedelta(minutes=1)})
+    later = WHEN + timedelta(minutes=1)
+    rerun = once[0].model_copy(update={"event_id": uuid.uuid4(), "occurred_at": later, "recorded_at": later})
     assert memory_checks([*once, rerun]) == (ids, decisions)
+    # Nor is one that names other related memories (what reflect knew differed).
+    with pytest.raises(AssertionError, match="extracted with different contents"):
+        memory_checks([*once, rerun.model_copy(update={"related_memory_ids": (coffee,)})])
     # The same memory id with other sources is not a re-run.
     with pytest.raises(AssertionError, match="extracted with different contents"):
         memory_checks([*once, extracted(tea)])

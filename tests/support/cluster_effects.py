@@ -100,7 +100,8 @@ def memory_checks(events: Sequence[Event]) -> tuple[set[str], list[Event]]:
     once; each memory replaced by one decision at most. Returns the extracted memory ids
     and consolidate's decisions."""
     def same(e: Event) -> str:
-        return e.model_dump_json(exclude={"event_id", "occurred_at", "signature", "trace"})
+        # Its times are the re-run's own: when reflect ran (occurred_at) and built the event (recorded_at).
+        return e.model_dump_json(exclude={"event_id", "occurred_at", "recorded_at", "signature", "trace"})
 
     extractions: dict[str, set[str]] = {}
     for e in events:

@@ -15,7 +15,7 @@ import asyncio
 import logging
 import uuid
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from hindsight_common.events import (
@@ -180,6 +180,7 @@ class Reflect:
                 known = await self._state.memories(ref.tenant, ref.user, last=self._policy.max_known)
                 episodes.append(Episode(ref.tenant, ref.user, ref.session, ref.agent, tuple(turns), tuple(known)))
         size = self._policy.batch_episodes
+        recorded: set[tuple[str, str]] = set()  # users an episode of this call taught memories
         for i in range(0, len(episodes), size):
             chunk = episodes[i : i + size]
             try:
@@ -190,7 +191,15 @@ class Reflect:
                 log.error("reflection skipped for %d episode(s): %s", len(chunk), type(e).__name__)
                 continue
             for episode, reflection in zip(chunk, reflections, strict=True):
+                if (episode.tenant, episode.user) in recorded:
+                    # Its known memories were read before an earlier episode of this call
+                    # was recorded: read them again, as a call of its own would have, so a
+                    # memory's related ids (and extraction or reinforcement) do not depend
+                    # on how a restart cut the stream into batches.
+                    known = await self._state.memories(episode.tenant, episode.user, last=self._policy.max_known)
+                    episode = replace(episode, known=tuple(known))
                 await self._record(episode, reflection)
+                recorded.add((episode.tenant, episode.user))
 
     async def _record(self, episode: Episode, reflection: Reflection) -> None:
         events: list[Event] = []
@@ -227,10 +236,9 @@ class Reflect:
             held = [e for e in events if isinstance(e, MemoryQuarantined)]
             if held:  # audited after the quarantine is durable (a redelivery may audit it twice)
                 await self._log.append(AUDIT, quarantine_events(None, held, "service", actor="(reflect)"))
-        await self._state.remember(episode.tenant, episode.user, remembered)
         await self._state.mark_reflected(
             SessionRef(episode.tenant, episode.user, episode.session, episode.agent),
-            [t.event_id for t in episode.turns],
+            [t.event_id for t in episode.turns], remembered,
         )
         self.reflections += 1
 

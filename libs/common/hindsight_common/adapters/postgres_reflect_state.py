@@ -20,6 +20,14 @@ from hindsight_common.ports.reflector import KnownMemory
 from hindsight_common.reflection.offline import Turn
 
 _TURN_COLUMNS = "event_id, speaker, role, content, occurred_at, external_id"
+_REMEMBER = (
+    "INSERT INTO reflect_memories (memory_id, tenant, user_id, subject, key, value, content)"
+    " VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (memory_id) DO NOTHING"
+)
+
+
+def _memory_rows(tenant: str, user: str, memories: Sequence[KnownMemory]) -> list[tuple[str, ...]]:
+    return [(m.memory_id, tenant, user, m.subject, m.key, m.value, m.content) for m in memories]
 
 
 def _aware(value: datetime) -> datetime:
@@ -68,10 +76,14 @@ class PostgresReflectState(ReflectState):
     async def session_turns(self, ref: SessionRef) -> list[Turn]:
         return await self._turns(ref, only_pending=False)
 
-    async def mark_reflected(self, ref: SessionRef, event_ids: Sequence[str]) -> None:
-        if not event_ids:
+    async def mark_reflected(
+        self, ref: SessionRef, event_ids: Sequence[str], learned: Sequence[KnownMemory] = ()
+    ) -> None:
+        if not event_ids and not learned:
             return
-        async with self._state.connection() as conn:
+        async with self._state.connection() as conn, conn.transaction():
+            if learned:
+                await conn.executemany(_REMEMBER, _memory_rows(ref.tenant, ref.user, learned))
             await conn.execute(
                 "UPDATE reflect_turns SET reflected = true WHERE tenant = $1 AND user_id = $2"
                 " AND session = $3 AND event_id = ANY($4::text[])",
@@ -125,13 +137,8 @@ class PostgresReflectState(ReflectState):
     async def remember(self, tenant: str, user: str, memories: Sequence[KnownMemory]) -> None:
         if not memories:
             return
-        rows = [(m.memory_id, tenant, user, m.subject, m.key, m.value, m.content) for m in memories]
         async with self._state.connection() as conn, conn.transaction():
-            await conn.executemany(
-                "INSERT INTO reflect_memories (memory_id, tenant, user_id, subject, key, value, content)"
-                " VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (memory_id) DO NOTHING",
-                rows,
-            )
+            await conn.executemany(_REMEMBER, _memory_rows(tenant, user, memories))
 
     async def purge_user(self, tenant: str, user: str) -> int:
         gone = 0

@@ -36,6 +36,14 @@ CREATE TABLE IF NOT EXISTS memories (
 );
 CREATE INDEX IF NOT EXISTS memories_by_user ON memories (tenant, user);
 """
+_REMEMBER = (
+    "INSERT OR IGNORE INTO memories (memory_id, tenant, user, subject, key, value, content)"
+    " VALUES (?,?,?,?,?,?,?)"
+)
+
+
+def _memory_rows(tenant: str, user: str, memories: Sequence[KnownMemory]) -> list[tuple[str, ...]]:
+    return [(m.memory_id, tenant, user, m.subject, m.key, m.value, m.content) for m in memories]
 
 
 def _turn(row: tuple[str, str, str, str, str, str | None]) -> Turn:
@@ -86,11 +94,20 @@ class SqliteReflectState(ReflectState):
     async def session_turns(self, ref: SessionRef) -> list[Turn]:
         return await self._turns(ref, only_pending=False)
 
-    async def mark_reflected(self, ref: SessionRef, event_ids: Sequence[str]) -> None:
-        ids = list(event_ids)
+    async def mark_reflected(
+        self, ref: SessionRef, event_ids: Sequence[str], learned: Sequence[KnownMemory] = ()
+    ) -> None:
+        ids, rows = list(event_ids), _memory_rows(ref.tenant, ref.user, learned)
 
         def tx(db: sqlite3.Connection) -> None:
-            db.executemany("UPDATE turns SET reflected = 1 WHERE event_id = ?", [(i,) for i in ids])
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                db.executemany(_REMEMBER, rows)
+                db.executemany("UPDATE turns SET reflected = 1 WHERE event_id = ?", [(i,) for i in ids])
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
 
         await self._run(tx)
 
@@ -144,14 +161,8 @@ class SqliteReflectState(ReflectState):
         return [KnownMemory(*r) for r in reversed(rows)]
 
     async def remember(self, tenant: str, user: str, memories: Sequence[KnownMemory]) -> None:
-        rows = [(m.memory_id, tenant, user, m.subject, m.key, m.value, m.content) for m in memories]
-        await self._run(
-            lambda db: db.executemany(
-                "INSERT OR IGNORE INTO memories (memory_id, tenant, user, subject, key, value, content)"
-                " VALUES (?,?,?,?,?,?,?)",
-                rows,
-            )
-        )
+        rows = _memory_rows(tenant, user, memories)
+        await self._run(lambda db: db.executemany(_REMEMBER, rows))
 
     async def purge_user(self, tenant: str, user: str) -> int:
         return await self._run(lambda db: purge_reflect_state(db, tenant, user))

@@ -33,8 +33,13 @@ class ReflectState(ABC):
         """The session's turns not yet reflected on, oldest first."""
 
     @abstractmethod
-    async def mark_reflected(self, ref: SessionRef, event_ids: Sequence[str]) -> None:
-        """Mark turns as reflected on."""
+    async def mark_reflected(
+        self, ref: SessionRef, event_ids: Sequence[str], learned: Sequence[KnownMemory] = ()
+    ) -> None:
+        """Mark turns as reflected on and remember the memories ``learned`` from them
+        (idempotent by memory id), in one transaction: a crash between the two would
+        leave turns pending whose memories are already known, and their reflection
+        again would read its own memories as earlier ones."""
 
     @abstractmethod
     async def pending_sessions(self, tenant: str, user: str) -> list[SessionRef]:

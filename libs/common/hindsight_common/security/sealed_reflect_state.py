@@ -90,8 +90,10 @@ class SealedReflectState(ReflectState):
     async def session_turns(self, ref: SessionRef) -> list[Turn]:
         return await self._open_turns(ref, await self.inner.session_turns(ref))
 
-    async def mark_reflected(self, ref: SessionRef, event_ids: Sequence[str]) -> None:
-        await self.inner.mark_reflected(ref, event_ids)
+    async def mark_reflected(
+        self, ref: SessionRef, event_ids: Sequence[str], learned: Sequence[KnownMemory] = ()
+    ) -> None:
+        await self.inner.mark_reflected(ref, event_ids, await self._sealed(ref.tenant, ref.user, learned))
 
     async def pending_sessions(self, tenant: str, user: str) -> list[SessionRef]:
         return await self.inner.pending_sessions(tenant, user)
@@ -115,11 +117,15 @@ class SealedReflectState(ReflectState):
         return out
 
     async def remember(self, tenant: str, user: str, memories: Sequence[KnownMemory]) -> None:
+        if memories:
+            await self.inner.remember(tenant, user, await self._sealed(tenant, user, memories))
+
+    async def _sealed(self, tenant: str, user: str, memories: Sequence[KnownMemory]) -> list[KnownMemory]:
         if not memories:
-            return
+            return []
         seal = self._sealing(await self._keys.for_write(tenant, user))
-        await self.inner.remember(tenant, user, [KnownMemory(
-            m.memory_id, *(seal(m.memory_id, f, getattr(m, f)) for f in _MEMORY_FIELDS)) for m in memories])
+        return [KnownMemory(m.memory_id, *(seal(m.memory_id, f, getattr(m, f)) for f in _MEMORY_FIELDS))
+                for m in memories]
 
     async def purge_user(self, tenant: str, user: str) -> int:
         return await self.inner.purge_user(tenant, user)
