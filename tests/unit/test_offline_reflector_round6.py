@@ -122,3 +122,14 @@ def test_any_text_gives_valid_candidates_and_never_raises(text: str) -> None:
     for candidate in reflect(text):
         assert candidate.key.count(".") >= 1 and candidate.key == candidate.key.lower()
         assert candidate.content and candidate.entities
+
+
+@pytest.mark.parametrize(("text", "key", "value"), [
+    # a colon between digits is a time or a ratio, not the end of the clause
+    ("remember that my gate code is 12:34", "personal.gate_code", "12:34"),
+    ("my favourite ratio is 3:1", "preference.favorite_ratio", "3:1"),
+    # a colon elsewhere still ends it
+    ("my gate code is 4471: thanks", "personal.gate_code", "4471"),
+])
+def test_a_value_is_cut_at_a_colon_only_outside_a_number(text: str, key: str, value: str) -> None:
+    assert [(c.key, c.value) for c in reflect(text)] == [(key, value)]

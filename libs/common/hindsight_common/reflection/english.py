@@ -287,7 +287,7 @@ def third_person(text: str, name: str, other: str) -> str:
 # --- values, topics, entities ---------------------------------------------------------------
 
 _CLIP = re.compile(
-    r"\s*(?:[;:!?()\"]|(?<!\bSt)(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)\.(?:\s|$)"
+    r"\s*(?:[;!?()\"]|(?<!\d):|:(?!\d)|(?<!\bSt)(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)\.(?:\s|$)"
     r"|,(?!\s+[A-Z][a-z])"
     r"|\s(?:but|because|since|so|though|although|while|who|which|especially|mostly|except|"
     r"unless|if|when|whereas|lol|haha)\b"
