@@ -113,7 +113,11 @@ hs_wait_until() {
     shift 4
     local deadline=$((SECONDS + HS_START_TIMEOUT))
     while ! "$@" >/dev/null 2>&1; do
-        if [[ -n $pid ]] && ! hs_pid_alive "$pid" "$marker"; then
+        # Liveness without the marker: `hs_spawn` prints the pid of a forked shell that only
+        # becomes the server when it execs, so on a busy machine the first polls can see a
+        # live process whose command line does not hold the marker yet. A spawn that fails
+        # to exec exits (127), so a dead pid is still caught here.
+        if [[ -n $pid ]] && ! hs_pid_alive "$pid" ""; then
             hs_tail_log "$logfile"
             hs_die "$HS_NAME did not come up: its process ($pid) exited while waiting for $what. Log: $logfile"
         fi
