@@ -37,3 +37,23 @@ def test_a_first_turn_or_one_without_a_neighbourhood_is_read_alone() -> None:
 def test_balanced_cuts_the_turn_before_and_fast_reads_nothing_twice() -> None:
     assert PRESETS["balanced"].cross_encoder_context_chars == 100
     assert PRESETS["fast"].cross_encoder_top == 0
+
+
+def _item(n: int, kind: str) -> tuple[Document, float]:
+    doc = Document(id=f"d{n}", tenant="t1", user="ann", session="s1", type=kind, speaker="Ann",
+                   role="user" if kind == "episodic" else "memory", content=f"text {n}", occurred_at=T0)
+    return doc, 1.0 / (n + 1)
+
+
+def test_memories_fused_among_the_top_turns_do_not_take_their_places() -> None:
+    from dataclasses import replace
+
+    from hindsight_common.recall.engine import _pool_size
+
+    top3 = replace(PRESETS["balanced"], cross_encoder_top=3)
+    kinds = ["episodic", "semantic", "episodic", "summary", "semantic", "episodic", "episodic"]
+    items = [_item(n, k) for n, k in enumerate(kinds)]
+    assert _pool_size(items, top3) == 6  # three turns, and the three memories between them
+    assert _pool_size(items[:4], top3) == 4  # fewer turns than N: every candidate
+    assert _pool_size([_item(n, "semantic") for n in range(10)], top3) == 6  # at most 2 N items
+    assert _pool_size(items, replace(top3, cross_encoder_counts_turns=False)) == 3  # N items of any kind

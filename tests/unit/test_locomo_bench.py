@@ -91,6 +91,7 @@ def test_ablations_switch_off_one_stage_each() -> None:
         assert set(variants[f"balanced-no-{path}"].paths) == set(base.paths) - {path}
     assert variants["balanced-no-cross_encoder"].cross_encoder_top == 0
     assert variants["balanced-no-cross_encoder_context"].cross_encoder_context == 0.0
+    assert base.cross_encoder_counts_turns and not variants["balanced-no-turn_pool"].cross_encoder_counts_turns
     assert variants["balanced-no-context_cut"].cross_encoder_context_chars == 0
     assert variants["balanced-no-context_cut"].cross_encoder_context == base.cross_encoder_context
     assert variants["balanced-no-decay"].rerank.decay == 0.0

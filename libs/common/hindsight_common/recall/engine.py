@@ -201,7 +201,8 @@ class RecallEngine:
         self, req: RecallRequest, p: Preset, candidates: list[tuple[Document, float]],
         per_doc: dict[str, dict[str, PathScore]],
     ) -> list[tuple[Document, float]]:
-        """The fused top N reordered by the cross-encoder, the rest after them.
+        """The fused top N reordered by the cross-encoder, the rest after them (N turns,
+        with the memories fused among them: ``_pool_size``).
 
         Each turn is read alone and, when the preset weighs it, once more after the turn
         before it (its neighbourhood from the text index); the score is the first plus
@@ -210,7 +211,8 @@ class RecallEngine:
         act on the same scale as without the cross-encoder. Each reordered document's CE
         rank and score go to explain.
         """
-        head, tail = candidates[: p.cross_encoder_top], candidates[p.cross_encoder_top :]
+        cut = _pool_size(candidates, p)
+        head, tail = candidates[:cut], candidates[cut:]
         if len(head) < 2:
             return candidates
         assert self._reranker is not None
@@ -368,3 +370,19 @@ def _passes(doc: Document, req: RecallRequest) -> bool:
     if req.keys and doc.key not in req.keys:
         return False
     return all(tag in doc.tags for tag in req.tags)
+
+
+def _pool_size(candidates: Sequence[tuple[Document, float]], p: Preset) -> int:
+    """How many of the fused candidates the cross-encoder reads: the first
+    ``cross_encoder_top`` turns and every memory or summary fused among them, at most
+    twice that many items. A memory is a second key to the turns it came from, so it
+    must not push a turn out of the reranker's reach (on LoCoMo with reflection, memories
+    taking turns' places cost more recall than they added); each is read once (it has no
+    turn before it), so its cost is one pair."""
+    if not p.cross_encoder_counts_turns:
+        return p.cross_encoder_top
+    cut = turns = 0
+    while cut < len(candidates) and turns < p.cross_encoder_top and cut < 2 * p.cross_encoder_top:
+        turns += candidates[cut][0].type == "episodic"
+        cut += 1
+    return cut

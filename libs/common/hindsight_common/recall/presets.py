@@ -33,6 +33,9 @@ class Preset:
     rerank: RerankWeights = field(default_factory=RerankWeights)
     graph_hops: int = 0  # 1: also documents sharing an entity or session with a match
     cross_encoder_top: int = 0  # the cross-encoder reorders the fused top N (0: not used)
+    # N counts turns: a memory or summary fused among them is read beside them instead of
+    # taking a turn's place (at most 2 N items). False: N counts items of every kind.
+    cross_encoder_counts_turns: bool = True
     # Weight of a second cross-encoder reading of each turn, with the turn before it
     # (a reply often answers only with its question in view); 0: the turn alone.
     cross_encoder_context: float = 0.0
@@ -89,6 +92,9 @@ def ablations(base: Preset) -> dict[str, Preset]:
     if base.cross_encoder_top:
         out[f"{base.name}-no-cross_encoder"] = replace(base, name=f"{base.name}-no-cross_encoder",
                                                        cross_encoder_top=0)
+    if base.cross_encoder_top and base.cross_encoder_counts_turns:
+        name = f"{base.name}-no-turn_pool"
+        out[name] = replace(base, name=name, cross_encoder_counts_turns=False)
     if base.cross_encoder_top and base.cross_encoder_context:
         name = f"{base.name}-no-cross_encoder_context"
         out[name] = replace(base, name=name, cross_encoder_context=0.0)
