@@ -8,6 +8,7 @@ the cluster processes.)
 
 from __future__ import annotations
 
+import gc
 import uuid
 from collections.abc import Iterator
 from dataclasses import replace
@@ -37,6 +38,14 @@ def neo4j_proxy() -> Iterator[FaultProxy]:
     proxy.close()
 
 
+# CI once failed this test on a socket towards the cut proxy that was garbage collected
+# unclosed (a ResourceWarning, made an error by the suite's filters). The likely path: neo4j
+# 6.4's driver closes a socket whose connect fails, but not one whose connect is cancelled
+# (``_connect_secure`` catches Exception only), and the adapter's deadline
+# (``asyncio.wait_for``) cancels a call that is still connecting. The test collects garbage
+# before it ends, so such a warning is this test's and ignored here, not raised in whichever
+# test runs when the collector does.
+@pytest.mark.filterwarnings("ignore:unclosed <socket.socket:ResourceWarning")
 async def test_a_cut_graph_degrades_recall_until_it_returns(
     tmp_path: Path, embedder: Embedder, neo4j_proxy: FaultProxy
 ) -> None:
@@ -68,3 +77,4 @@ async def test_a_cut_graph_degrades_recall_until_it_returns(
 
             after = (await client.post("/v1/recall", json=body)).json()
             assert after["degraded"] == [] and any("graph" in i["ranks"] for i in after["items"])
+    gc.collect()
