@@ -15,7 +15,7 @@ import qdrant_edge as qe
 
 from hindsight_common.ports.embedder import Embedder
 from hindsight_common.adapters.qdrant_edge import QdrantEdgeIndex
-from hindsight_common.adapters.sqlite_fts import SqliteFtsIndex
+from hindsight_common.adapters.sqlite_fts import SqliteFtsIndex, by_ids_sql
 from hindsight_common.adapters.sqlite_log import SqliteLog
 from hindsight_common.documents import vector_payload
 from hindsight_common.ports.log import EventLog
@@ -109,6 +109,22 @@ class TestSqliteFts(TextContract):
         await index.upsert([replace(many[2], type="superseded")], {"s#0": 2})
         found = await index.search(Scope(tenant="t1", user="ann", types=("semantic",)), "greyhound", 50)
         assert many[2].id not in {h.document.id for h in found} and found
+
+    async def test_documents_by_id_are_found_through_the_id_index_not_the_tenants_rows(
+            self, index: SqliteFtsIndex) -> None:
+        # The cross-encoder's neighbourhoods: up to 40 ids out of a user's 100,000
+        # documents. With `tenant=? AND id IN (40 ids)` SQLite chose a tenant-led index
+        # and read every document of the tenant (145 ms at 100,000). Without statistics
+        # the plan depends on the number of ids, not on the data.
+        await index.upsert(docs(), {"s#0": 4})
+        for n in (1, 10, 40, 100):
+            ids = [f"id-{i}" for i in range(n)]
+            plan = await index._sqlite.read(lambda db, ids=ids: db.execute(
+                "EXPLAIN QUERY PLAN " + by_ids_sql(len(ids)), (*ids, "t1")).fetchall())
+            detail = " ".join(str(row[-1]) for row in plan)
+            assert "(id=?)" in detail and "tenant" not in detail, (n, detail)
+        wanted = [d.id for d in docs()] + [f"id-{i}" for i in range(40)]
+        assert {d.id for d in await index.get("t1", wanted)} == {d.id for d in docs() if d.tenant == "t1"}
 
     async def test_recall_reads_answer_while_a_projection_batch_holds_the_writer(self, index: SqliteFtsIndex) -> None:
         # search, get (the cross-encoder's neighbourhoods) and browse (the recency path)

@@ -138,6 +138,15 @@ _SESSION_TURNS = (
 )
 
 
+def by_ids_sql(n: int) -> str:
+    """The documents with ``n`` ids (parameters: the ids, then the tenant). The ids are
+    unique, so their index finds each row at once; the unary plus keeps the tenant's
+    equality out of index choice (without it SQLite searched a tenant-led index and
+    read every document of the tenant: 145 ms for the cross-encoder's 40 neighbourhoods
+    at 100,000 turns of one user, against 0.5 ms)."""
+    return f"SELECT id, payload FROM docs WHERE id IN ({','.join('?' * n)}) AND +tenant=?"
+
+
 def memory_terms(query: str) -> list[str] | None:
     """The query's terms as the in-memory index holds them (one stemmed token per
     keyword term, repeats kept: FTS5 scores each quoted term of ``fts_query`` once);
@@ -361,11 +370,6 @@ class SqliteFtsIndex(SqliteProjectionTables, TextIndex):
             return []
         # Recall reads the neighbourhoods of its cross-encoder's head here: beside the
         # writer, never queued behind a projection batch's transaction.
-        rows = await self._sqlite.read(
-            lambda db: db.execute(
-                f"SELECT id, payload FROM docs WHERE tenant=? AND id IN ({','.join('?' * len(wanted))})",
-                (tenant, *wanted),
-            ).fetchall()
-        )
+        rows = await self._sqlite.read(lambda db: db.execute(by_ids_sql(len(wanted)), (*wanted, tenant)).fetchall())
         found = {str(i): from_payload(json.loads(p)) for i, p in rows}
         return [found[i] for i in wanted if i in found]
