@@ -148,7 +148,7 @@ class RecallEngine:
         if req.kinds or req.keys or req.tags:
             depth *= 4  # memory filters apply after retrieval: look deeper
         reference = req.reference_time or datetime.now(UTC)
-        by_path, degraded = await self._run_paths(req, p, depth, reference)
+        by_path, degraded = await self._candidate_lists(req, p, depth, reference)
 
         docs: dict[str, Document] = {}
         # Each store's copy, for verification. A list: hashing a Document (every field) for
@@ -259,9 +259,22 @@ class RecallEngine:
         except ProjectionError:
             return None
 
-    async def _run_paths(
+    async def _candidate_lists(
         self, req: RecallRequest, p: Preset, depth: int, reference: datetime
     ) -> tuple[dict[str, list[Hit]], tuple[str, ...]]:
+        """Each path's hits, ``depth`` of them (``depth`` turns with the memories ranked
+        among them when the preset counts turns), and the paths that failed."""
+        types = set(req.scope.types)
+        if not p.depth_counts_turns or (types and (types == {"episodic"} or "episodic" not in types)):
+            return await self._run_paths(req, p, depth, reference)  # one kind only: nothing to count
+        by_path, degraded = await self._run_paths(req, p, 2 * depth, reference, said_depth=depth)
+        return {path: _first_turns(hits, depth) for path, hits in by_path.items()}, degraded
+
+    async def _run_paths(
+        self, req: RecallRequest, p: Preset, depth: int, reference: datetime, said_depth: int | None = None,
+    ) -> tuple[dict[str, list[Hit]], tuple[str, ...]]:
+        """Each path's first ``depth`` hits (``said_depth`` for the ``speaker`` path, which
+        finds turns only), and the paths that failed."""
         window = parse_time_window(req.query, reference) if "temporal" in p.paths else None
         # Paths that need no query vector start first, so their index work overlaps
         # the embedding (a few ms of CPU that the indexes' threads need not wait for).
@@ -291,7 +304,7 @@ class RecallEngine:
                 if speakers and (said := _said(req.scope.types)):
                     # "Said by": turns have a speaker; a memory's speaker field is its subject.
                     jobs["speaker"] = asyncio.ensure_future(_staged("speaker", self._vectors.search,
-                        replace(req.scope, speakers=speakers, types=said), embedded[0], depth))
+                        replace(req.scope, speakers=speakers, types=said), embedded[0], said_depth or depth))
                 if window is not None:
                     since = max(window.start, req.scope.since) if req.scope.since else window.start
                     until = min(window.end, req.scope.until) if req.scope.until else window.end
@@ -370,6 +383,17 @@ def _passes(doc: Document, req: RecallRequest) -> bool:
     if req.keys and doc.key not in req.keys:
         return False
     return all(tag in doc.tags for tag in req.tags)
+
+
+def _first_turns(hits: list[Hit], turns: int) -> list[Hit]:
+    """``hits`` up to its ``turns``-th turn, with the memories and summaries ranked among
+    them (a path fetched twice as deep, so at most that many)."""
+    seen = 0
+    for cut, hit in enumerate(hits):
+        if seen == turns:
+            return hits[:cut]
+        seen += hit.document.type == "episodic"
+    return hits
 
 
 def _pool_size(candidates: Sequence[tuple[Document, float]], p: Preset) -> int:
