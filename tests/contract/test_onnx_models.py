@@ -94,6 +94,25 @@ async def test_batches_side_by_side_give_the_scores_of_one_run_after_another() -
     assert first == expected and second == await one_at_a_time.score(query, passages[:5])
 
 
+def test_the_cross_encoder_runs_without_the_fused_skip_layer_norm(monkeypatch: pytest.MonkeyPatch) -> None:
+    # ONNX Runtime's fused SkipLayerNormalization was the slowest kernel of the int8
+    # cross-encoder's short batches (adapters/onnx_reranker.py): its session leaves that
+    # fusion out; the embedder's keeps every fusion (its vectors stay as stored).
+    import onnxruntime as ort
+
+    built: dict[str, list[str]] = {}
+    real = ort.InferenceSession
+
+    def recording(path: str, *args: object, **kwargs: object) -> object:
+        built[Path(path).parent.name] = list(kwargs.get("disabled_optimizers") or [])  # type: ignore[call-overload]
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(ort, "InferenceSession", recording)
+    MiniLMCrossEncoder().load()
+    BgeSmallEmbedder().load()
+    assert built == {MS_MARCO_MINILM_L12.name: ["SkipLayerNormFusion"], BGE_SMALL_EN.name: []}
+
+
 def test_no_pytorch_is_loaded(embedder: Embedder, reranker: Reranker) -> None:
     assert "torch" not in sys.modules and "sentence_transformers" not in sys.modules
 

@@ -29,15 +29,17 @@ class OnnxBert:
     """Tokenizes (single texts or pairs), pads per batch, and runs the graph."""
 
     def __init__(self, files: ModelFiles, *, max_tokens: int, threads: int | None = None,
-                 root: Path | None = None, spin: bool = True) -> None:
+                 root: Path | None = None, spin: bool = True, unfused: tuple[str, ...] = ()) -> None:
         """``threads``: intra-op threads (default: all cores). ``spin``: whether idle
         intra-op threads spin waiting for work (lower latency for one big run; on a
         small shared CPU, spinning after many small runs burns the cores the rest of
-        the process needs)."""
+        the process needs). ``unfused``: ONNX Runtime graph optimizers to leave out
+        (by name), where the fused kernel is slower than the nodes it replaces."""
         self._files = files
         self._max_tokens = max_tokens
         self._threads = threads
         self._spin = spin
+        self._unfused = unfused
         self._root = root
         self._session: Any = None
         self._tokenizer: Any = None
@@ -65,7 +67,8 @@ class OnnxBert:
                 options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
                 options.add_session_config_entry("session.intra_op.allow_spinning", "1" if self._spin else "0")
                 session = ort.InferenceSession(
-                    str(directory / "model.onnx"), options, providers=["CPUExecutionProvider"])
+                    str(directory / "model.onnx"), options, providers=["CPUExecutionProvider"],
+                    disabled_optimizers=list(self._unfused))
                 tokenizer = Tokenizer.from_file(str(directory / "tokenizer.json"))
                 tokenizer.enable_truncation(self._max_tokens)
                 tokenizer.no_padding()
