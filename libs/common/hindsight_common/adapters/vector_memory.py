@@ -104,6 +104,15 @@ class _Codes:
         return np.array([self._of[v] for v in values if v in self._of], dtype=np.int32)
 
 
+def _any_of(codes: npt.NDArray[np.int32], wanted: npt.NDArray[np.int32]) -> npt.NDArray[np.bool_]:
+    """Where ``codes`` holds one of the few ``wanted`` codes: one comparison per code
+    (``np.isin`` sorts or tabulates, about 1 ms over a user's 178,000 points)."""
+    hit = np.zeros(len(codes), dtype=bool)
+    for code in wanted.tolist():
+        hit |= codes == code
+    return hit
+
+
 class UserVectors:
     """One user's points: a growable matrix, its filtered keys, and inverted lists over
     its first ``_listed`` slots (slots ordered by list) when it is large."""
@@ -180,9 +189,9 @@ class UserVectors:
             return None
         mask = self._alive[:n].copy()
         if types:
-            mask &= np.isin(self._type[:n], self._types.wanted(types))
+            mask &= _any_of(self._type[:n], self._types.wanted(types))
         if speakers:
-            mask &= np.isin(self._speaker[:n], self._speakers.wanted(speakers))
+            mask &= _any_of(self._speaker[:n], self._speakers.wanted(speakers))
         if since is not None:
             mask &= self._ts[:n] >= since
         if until is not None:
