@@ -228,13 +228,14 @@ class UserIndex:
             # In FTS5's order of operations, so the scores agree to the last bit.
             scores[slots] += idf * ((tf * (K1 + 1.0)) / (tf + K1 * (1 - B + B * length[slots] / avgdl)))
             matched[slots] = True
-        if types:
+        found = np.flatnonzero(matched)
+        if types and len(found):
+            # On the matched slots only: a mask over every slot cost more than the rest.
             wanted = np.zeros(max(len(self._types), 1), np.bool_)
             for t in types:
                 if t in self._types:
                     wanted[self._types[t]] = True
-            matched &= wanted[self._type.view()]
-        found = np.flatnonzero(matched)
+            found = found[wanted[self._type.view()[found]]]
         if not len(found):
             return []
         if len(found) > k:
