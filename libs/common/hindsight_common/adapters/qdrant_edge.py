@@ -262,7 +262,18 @@ class QdrantEdgeIndex(VectorIndex):
             found = index.search(query, k, types=scope.types, speakers=scope.speakers, since=since, until=until)
             return found, index.wants_lists()
 
-        answer = await asyncio.to_thread(memory.read, key, find)
+        def found_and_read() -> tuple[tuple[list[tuple[str, float]], bool] | None, list[Document]]:
+            # The documents are read from the shard in the same worker thread: one
+            # hop to a thread and back per search, not two.
+            answer = memory.read(key, find)
+            if answer is None or not answer[0]:
+                return answer, []
+            try:
+                return answer, self._documents(scope.tenant, [i for i, _ in answer[0]])
+            except Exception as e:
+                raise ProjectionError(f"Qdrant Edge retrieve failed: {e}") from e
+
+        answer, read = await asyncio.to_thread(found_and_read)
         if answer is None:
             if memory.claim_build(key):
                 self._start(self._build(key))
@@ -272,7 +283,7 @@ class QdrantEdgeIndex(VectorIndex):
             self._plan_soon(key)
         if not found:
             return []
-        docs = {d.id: d for d in await self.get(scope.tenant, [i for i, _ in found])}
+        docs = {d.id: d for d in read}
         if stale := [i for i, _ in found if i not in docs or (docs[i].tenant, docs[i].user) != key]:
             memory.remove(key, stale)  # gone from the shard some other way: never shown
         return [Hit(docs[i], score) for i, score in found if i in docs and i not in stale]
@@ -346,13 +357,17 @@ class QdrantEdgeIndex(VectorIndex):
         return [Hit(point_document(dict(p.payload or {})), float(p.score)) for p in points]
 
     async def get(self, tenant: str, ids: Sequence[str]) -> list[Document]:
+        try:
+            return await asyncio.to_thread(self._documents, tenant, ids)
+        except Exception as e:
+            raise ProjectionError(f"Qdrant Edge retrieve failed: {e}") from e
+
+    def _documents(self, tenant: str, ids: Sequence[str]) -> list[Document]:
+        """``get``'s work (blocking: run it in a worker thread)."""
         points: list[Any] = list(uuid_ids(ids))  # a point id is a UUID: no other id names one
         if not points:
             return []
-        try:
-            records = await asyncio.to_thread(self._read, "retrieve", points, True, False)
-        except Exception as e:
-            raise ProjectionError(f"Qdrant Edge retrieve failed: {e}") from e
+        records = self._read("retrieve", points, True, False)
         return in_order(tenant, ids, [point_document(dict(r.payload or {})) for r in records])
 
     async def vectors(self, tenant: str, ids: Sequence[str]) -> dict[str, list[float]]:
