@@ -1,9 +1,12 @@
 """The cross-encoder's second reading of a turn: the end of the turn before it, then the turn."""
 
+from collections.abc import Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
+from pathlib import Path
 
 from hindsight_common.ports.projection import Document
-from hindsight_common.recall.engine import _after_previous
+from hindsight_common.recall.engine import PathScore, _after_previous
 from hindsight_common.recall.presets import PRESETS
 
 T0 = datetime(2023, 5, 1, tzinfo=UTC)
@@ -57,3 +60,47 @@ def test_memories_fused_among_the_top_turns_do_not_take_their_places() -> None:
     assert _pool_size(items[:4], top3) == 4  # fewer turns than N: every candidate
     assert _pool_size([_item(n, "semantic") for n in range(10)], top3) == 6  # at most 2 N items
     assert _pool_size(items, replace(top3, cross_encoder_counts_turns=False)) == 3  # N items of any kind
+
+
+async def test_without_the_alone_reading_each_turn_is_read_once_after_the_one_before(tmp_path: Path) -> None:
+    # The ablation ``balanced-no-alone_reading`` (LoCoMo: R@10 0.784 against 0.792 with
+    # both readings, so balanced keeps both): half the pairs, each turn after the turn
+    # before it, a turn with none before it alone; both readings otherwise.
+    from hindsight_common.adapters.sqlite_fts import SqliteFtsIndex
+    from hindsight_common.ports.projection import Scope
+    from hindsight_common.ports.reranker import Reranker
+    from hindsight_common.recall.engine import RecallEngine, RecallRequest
+    from hindsight_common.recall.presets import ablations
+
+    class Recording(Reranker):
+        def __init__(self) -> None:
+            self.read: list[str] = []
+
+        @property
+        def model_id(self) -> str:
+            return "recording"
+
+        async def score(self, query: str, passages: Sequence[str]) -> list[float]:
+            self.read += passages
+            return [float("Lisbon" in p) for p in passages]
+
+    first = replace(_turn("Where did you go?", "Ann: Where did you go?\nBob: Lisbon."), id="d1", speaker="Ann")
+    reply = replace(_turn("Lisbon.", "Ann: Where did you go?\nBob: Lisbon."), id="d2", speaker="Bob")
+    index = SqliteFtsIndex(tmp_path / "text.sqlite3")
+    await index.upsert([first, reply], {"s#0": 1})
+    try:
+        head = [(first, 0.5), (reply, 0.4)]
+        ask = RecallRequest(Scope(tenant="t1", user="ann"), "Lisbon trip", k=2)
+        for preset, expected in ((PRESETS["balanced"], ["Ann: Where did you go?", "Bob: Lisbon.",
+                                                         "Ann: Where did you go?\nBob: Lisbon."]),
+                                 (ablations(PRESETS["balanced"])["balanced-no-alone_reading"],
+                                  ["Ann: Where did you go?", "Ann: Where did you go?\nBob: Lisbon."])):
+            reranker = Recording()
+            engine = RecallEngine(None, None, index, reranker=reranker)  # type: ignore[arg-type]
+            per_doc: dict[str, dict[str, PathScore]] = {"d1": {}, "d2": {}}
+            ranked = await engine._cross_encode(ask, preset, head, per_doc)
+            assert sorted(reranker.read) == sorted(expected), preset.name
+            assert [d.id for d, _ in ranked] == ["d2", "d1"] and [s for _, s in ranked] == [0.5, 0.4]
+            assert per_doc["d2"]["cross_encoder"].rank == 1
+    finally:
+        await index.close()

@@ -217,6 +217,9 @@ class RecallEngine:
             return candidates
         assert self._reranker is not None
         passages = [d.search_text for d, _ in head]
+        if p.cross_encoder_context and not p.cross_encoder_alone:
+            scores = await self._read_once(req, p, head, passages)
+            return self._reordered(head, tail, scores, per_doc)
         # The two readings are two calls, scored side by side (the reranker runs batches
         # of both at once): the second waits only for the neighbourhoods, not the first.
         alone = asyncio.ensure_future(self._reranker.score(req.query, passages))
@@ -231,10 +234,27 @@ class RecallEngine:
             for i, a in zip(differ, read, strict=True):
                 again[i] = a
             scores = [s + p.cross_encoder_context * a for s, a in zip(scores, again, strict=True)]
+        return self._reordered(head, tail, scores, per_doc)
+
+    @staticmethod
+    def _reordered(head: list[tuple[Document, float]], tail: list[tuple[Document, float]], scores: list[float],
+                   per_doc: dict[str, dict[str, PathScore]]) -> list[tuple[Document, float]]:
+        """``head`` by cross-encoder score (the fused scores stay with the positions),
+        then ``tail``; each reordered document's CE rank and score go to explain."""
         order = sorted(range(len(head)), key=lambda i: -scores[i])  # stable on ties
         for rank, i in enumerate(order, start=1):
             per_doc[head[i][0].id]["cross_encoder"] = PathScore(rank, scores[i])
         return [(head[i][0], head[pos][1]) for pos, i in enumerate(order)] + tail
+
+    async def _read_once(self, req: RecallRequest, p: Preset, head: list[tuple[Document, float]],
+                         passages: list[str]) -> list[float]:
+        """One reading a turn: after the turn before it when it has one, alone otherwise
+        (and every turn alone while the text index is down), on the scale of two readings."""
+        assert self._reranker is not None
+        indexed = await self._neighbourhoods(req, head)
+        texts = passages if indexed is None else [
+            _after_previous(indexed.get(d.id, d), p.cross_encoder_context_chars) for d, _ in head]
+        return [(1.0 + p.cross_encoder_context) * s for s in await self._reranker.score(req.query, texts)]
 
     async def _read_after_previous(
         self, req: RecallRequest, p: Preset, head: list[tuple[Document, float]], passages: list[str],

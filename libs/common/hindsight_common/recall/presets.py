@@ -49,6 +49,10 @@ class Preset:
     # the question a reply answers ends the turn before it, and the cross-encoder's time
     # grows with every token it reads.
     cross_encoder_context_chars: int = 0
+    # Whether a turn read after the turn before it is also read alone (its score is
+    # then the sum of both); False: one reading a turn, after the turn before it when
+    # it has one (about half the cross-encoder's pairs).
+    cross_encoder_alone: bool = True
 
 
 ALL_PATHS = ("vector", "bm25", "bm25_context", "speaker", "temporal", "recency", "graph")
@@ -112,6 +116,9 @@ def ablations(base: Preset) -> dict[str, Preset]:
         if base.cross_encoder_context_chars:
             name = f"{base.name}-no-context_cut"
             out[name] = replace(base, name=name, cross_encoder_context_chars=0)
+        if base.cross_encoder_alone:
+            name = f"{base.name}-no-alone_reading"
+            out[name] = replace(base, name=name, cross_encoder_alone=False)
     for factor in ("decay", "confidence", "importance", "access", "trust"):
         if getattr(base.rerank, factor):
             name = f"{base.name}-no-{factor}"
