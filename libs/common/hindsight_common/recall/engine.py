@@ -206,7 +206,8 @@ class RecallEngine:
 
         Each turn is read alone and, when the preset weighs it, once more after the turn
         before it (its neighbourhood from the text index); the score is the first plus
-        ``cross_encoder_context`` × the second. The fused scores stay with the positions
+        ``cross_encoder_context`` × the second (without ``cross_encoder_alone``, an
+        ablation, each turn is read once, after the turn before it). The fused scores stay with the positions
         (the best CE score gets the best fused score), so the rerank factors that follow
         act on the same scale as without the cross-encoder. Each reordered document's CE
         rank and score go to explain.
