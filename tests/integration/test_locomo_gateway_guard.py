@@ -4,14 +4,13 @@ measured with this run's (real embedded gateway over HTTP, real models)."""
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import pytest
 
 from hindsight_common.bench import locomo
 from hindsight_common.errors import ConfigurationError
-from hindsight_services.bench import TENANT, _refuse_earlier_data
+from hindsight_services.bench import TENANT, _refuse_earlier_data, _wait_caught_up
 
 from tests.integration.conftest import App
 
@@ -28,10 +27,7 @@ async def test_a_gateway_holding_an_earlier_run_is_refused_with_the_users_named(
         "speaker": turn.speaker, "role": "user", "content": turn.text,
         "occurred_at": turn.occurred_at.isoformat(), "external_id": turn.dia_id}]})
     r.raise_for_status()
-    for _ in range(200):  # until the turn is browsable
-        if (await app.client.get("/v1/status")).json().get("caught_up"):
-            break
-        await asyncio.sleep(0.05)
+    await _wait_caught_up(app.client, timeout_s=30)  # until the turn is browsable
     with pytest.raises(ConfigurationError, match=f"user\\(s\\) {conv.sample_id} .*DELETE /v1/users"):
         await _refuse_earlier_data(app.client, conversations)
     # Another tenant's data is not this bench's: only tenant locomo-bench counts.
