@@ -17,6 +17,8 @@ instruction aimed at the agent, and should it be quarantined? (pure, determinist
 - exfiltration: sending conversations, memories or credentials to a URL or address;
 - conflict: a low-trust memory that contradicts a more trusted one on the same
   subject and key;
+- the same families in 27 other languages (``screening_foreign``): words for "drop",
+  "instructions", "from now on", "if ... asks", "send" found together in one sentence;
 - classifier: the learned model (``screening_model``) reads the text as an attack; its
   reason names the n-grams that weighed most.
 
@@ -34,7 +36,7 @@ import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, cast
 
 from hindsight_common.security.screening_decode import (
     encoded_layers,
@@ -42,6 +44,7 @@ from hindsight_common.security.screening_decode import (
     invisible_count,
     normalise,
 )
+from hindsight_common.security.screening_foreign import discusses_attacks, foreign_signs
 from hindsight_common.security.screening_model import Classifier, shipped
 from hindsight_common.security.screening_patterns import RULES, Family
 from hindsight_common.security.screening_words import AGENT_ADDRESS, AGENT_WORDS, META, ORDER_START, QUOTED
@@ -127,7 +130,7 @@ def _quoted_spans(text: str) -> list[tuple[int, int]]:
         return []
     outside = "".join(text[a:b] for a, b in zip([0] + [e for _, e in spans], [s for s, _ in spans] + [len(text)]))
     # Quotation only counts as discussion when the words around it talk about attacks.
-    return spans if META.search(outside) else []
+    return spans if META.search(outside) or discusses_attacks(outside) else []
 
 
 def _rule_findings(text: str, layer: str) -> list[Finding]:
@@ -146,6 +149,13 @@ def _rule_findings(text: str, layer: str) -> list[Finding]:
             if any(a <= m.start() and m.end() <= b for a, b in quoted):
                 weight *= _QUOTE_DISCOUNT
             out.append(Finding(rule.family, rule.reason, weight, layer))
+    # Other languages: a quotation is read on its own and counts a quarter, the rest without it.
+    outside = text
+    for a, b in quoted:
+        outside = outside[:a] + " " * (b - a) + outside[b:]
+        out += [Finding(cast(Family, sign.family), sign.reason, sign.weight * _QUOTE_DISCOUNT, layer)
+                for sign in foreign_signs(text[a:b])]
+    out += [Finding(cast(Family, sign.family), sign.reason, sign.weight, layer) for sign in foreign_signs(outside)]
     return out
 
 
@@ -208,7 +218,11 @@ def learned_findings(classifier: Classifier | None, text: str) -> list[Finding]:
     the probability less the margin, compared with the trust threshold like a score."""
     if classifier is None:
         return []
-    reading = classifier.read(text)
+    # Text that discusses attacks is read without what it quotes, as the rules read it.
+    norm = normalise(text)
+    for a, b in reversed(_quoted_spans(norm)):
+        norm = norm[:a] + " " + norm[b:]
+    reading = classifier.read(norm)
     if reading.probability < LEARNED_FLOOR:
         return []
     top = ", ".join(repr(g) for g in reading.evidence) or "no single n-gram"

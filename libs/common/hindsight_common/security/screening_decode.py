@@ -17,6 +17,8 @@ import unicodedata
 from dataclasses import dataclass
 from urllib.parse import unquote
 
+from hindsight_common.security.screening_foreign import LEXICON
+
 #: Zero-width and bidirectional-control characters: invisible to a reader, used to split
 #: trigger words or reorder what a human sees. (U+200D, the emoji joiner, is left alone.)
 INVISIBLE = re.compile("[\u200b\u200c\u200e\u200f\u2060-\u2064\u2066-\u2069\u202a-\u202e\u00ad\ufeff\u180e]")
@@ -36,6 +38,8 @@ _TAG = re.compile(r"<[^>]{1,200}>")
 _BASE64 = re.compile(r"(?<![\w+/-])[A-Za-z0-9+/_-]{16,}={0,2}")
 _HEX = re.compile(r"(?<![0-9A-Za-z])(?:[0-9a-fA-F]{2}[\s:]?){12,}")
 _URL_ESCAPES = re.compile(r"(?:%[0-9a-fA-F]{2}.*){4,}", re.S)
+# JSON or source-code escapes ("\\u0049\\u0067..."): a payload spelled one code point at a time.
+_CODE_ESCAPES = re.compile(r"(?:\\u[0-9a-fA-F]{4}|\\x[0-9a-fA-F]{2}){4,}")
 _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"})
 _LEET_WORD = re.compile(r"\b(?=\w*[a-z])(?=\w*[013457@$])[\w@$]{3,}\b", re.I)
 _WORD = re.compile(r"[A-Za-z]+")
@@ -103,6 +107,11 @@ def _from_base64(blob: str) -> str | None:
     return _printable(raw)
 
 
+def _from_escapes(run: str) -> str:
+    return re.sub(r"\\u([0-9a-fA-F]{4})|\\x([0-9a-fA-F]{2})",
+                  lambda m: chr(int(m.group(1) or m.group(2), 16)), run)[:MAX_DECODED]
+
+
 def _from_hex(blob: str) -> str | None:
     digits = re.sub(r"[\s:]", "", blob)
     if len(digits) % 2:
@@ -129,16 +138,31 @@ def encoded_layers(text: str, readings: bool = True) -> list[Layer]:
                 break
     if _URL_ESCAPES.search(text):
         out.append(Layer("url", unquote(text)[:MAX_DECODED]))
+    for m in _CODE_ESCAPES.finditer(text):
+        out.append(Layer("escapes", _from_escapes(m.group(0))))
+        if len(out) >= 2 * MAX_CANDIDATES:
+            break
     if not readings:
         return out
     runs = _uncommon_runs(text[:MAX_DECODED])
     if runs:
         decoded = codecs.encode(" ... ".join(runs), "rot13")
-        if _reads_as_english(decoded):  # names and jargon read as rot13 are gibberish: not worth screening
+        if _reads_as_language(decoded):  # names and jargon read as rot13 are gibberish: not worth screening
             out.append(Layer("rot13", decoded))
+        backwards = " ... ".join(run[::-1] for run in reversed(runs))
+        if _reads_as_language(backwards):  # "drowssap ruoy tnirp": written backwards
+            out.append(Layer("reversed", backwards))
     if _LEET_WORD.search(text):
         out.append(Layer("leet", _LEET_WORD.sub(lambda m: m.group(0).translate(_LEET), text[:MAX_DECODED])))
     return out
+
+
+def _reads_as_language(text: str) -> bool:
+    """English, or at least two of the concepts an order is made of in another language
+    (``screening_foreign``): gibberish makes neither."""
+    if _reads_as_english(text):
+        return True
+    return len({t.concept for t, _ in LEXICON.hits(text) if not t.english}) >= 2
 
 
 def _reads_as_english(text: str) -> bool:

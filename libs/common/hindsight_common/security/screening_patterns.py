@@ -28,9 +28,6 @@ _NEEDS_BY_REASON: dict[str, tuple[str, ...]] = {
     "asks to send data to an outside address": ("@", "://", "webhook", "pastebin", "discord", "telegram", ".example",
                                                  ".com", ".net", ".org", ".io", ".ru", ".cn", ".xyz", ".top", ".info",
                                                  ".biz", ".co"),
-    "asks to drop earlier instructions (another language)": (
-        "忽略", "无视", "忽视", "不要理会", "忘记", "忘掉", "ignor", "olvida", "descarta", "omite", "oublie", "vergiss",
-        "missachte", "esque", "desconsidere", "dimentica", "игнорир", "забудь"),
     "a standing order from now on (another language)": (
         "从现在开始", "从今以后", "以后", "a partir de", "désormais", "à partir de maintenant", "ab sofort", "von nun an",
         "d'ora in poi", "с этого момента", "отныне", "voortaan", "od teraz"),

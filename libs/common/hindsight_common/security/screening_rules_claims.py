@@ -100,19 +100,8 @@ CLAIMS: tuple[Rule, ...] = (
           r"\b(?:safety|security|content|moderation|compliance|filter|guardrails?)\s+(?:mode|filters?|checks?|rules)\s+"
           r"(?:is\s+|are\s+)?"
           r"(?:now\s+)?(?:disabled|off|removed|lifted|suspended|paused|turned off|deactivated|bypassed)"),
-    # The commonest overrides in other languages (Chinese, Spanish, French, German, Portuguese,
-    # Italian, Russian): not a translation of every rule, the sign seen most in the wild.
-    rule("override", "asks to drop earlier instructions (another language)", 0.85,
-          r"(?:忽略|无视|忽视|不要理会|忘记|忘掉)(?:你|您)?(?:之前|以前|先前|上面|上述|所有|全部|此前)?(?:的)?(?:所有|全部|一切)?(?:的)?"
-          r"(?:指令|指示|规则|提示|命令|设定|说明)|"
-          r"\b(?:ignora|olvida|descarta|omite)\s+(?:\w+\s+){0,3}?(?:instrucciones|reglas|indicaciones)\b|"
-          r"\b(?:ignore[rz]?|oublie[rz]?)\s+(?:\w+\s+){0,3}?(?:instructions|consignes|règles)\s+(?:précédentes|"
-          r"antérieures)|\b(?:ignore[rz]|oublie[rz]?)\s+(?:\w+\s+){0,3}?(?:instructions|consignes|règles)\b|"
-          r"\b(?:ignoriere|vergiss|missachte)\s+(?:\w+\s+){0,3}?(?:anweisungen|regeln|instruktionen)\b|"
-          r"\b(?:ignore|esqueça|esqueca|desconsidere)\s+(?:\w+\s+){0,3}?(?:instruções|instrucoes|regras)\b|"
-          r"\b(?:ignora|dimentica)\s+(?:\w+\s+){0,3}?(?:istruzioni|regole)\b|"
-          r"\b(?:игнорируй|забудь)\s+(?:\w+\s+){0,3}?(?:инструкции|указания|правила)",
-          needs=()),
+    # Other languages: the override is found by ``screening_foreign`` (concepts, not phrases);
+    # these two name a phrase it would read more loosely.
     rule("directive", "a standing order from now on (another language)", 0.5,
           r"(?:从现在开始|从今以后|以后)(?:你)?(?:必须|要|只能|总是|永远)|"
           # "From now on" alone is how notices begin ("a partir de ahora, la biblioteca cierra..."):

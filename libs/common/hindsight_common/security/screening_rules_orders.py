@@ -17,6 +17,13 @@ from hindsight_common.security.screening_words import (
     WHO,
 )
 
+#: A support, sales or travel agent is a person: a handbook telling staff what they must
+#: do is not an order to the AI (each a fixed-width look-behind, as Python needs).
+_NOT_STAFF = "".join(rf"(?<!\b{w} )" for w in (
+    "support", "sales", "service", "customer", "travel", "estate", "insurance", "booking", "desk", "centre",
+    "center", "human", "field", "letting", "shipping", "care", "press", "talent", "secret", "border", "claims",
+    "leasing", "rental", "ticket", "help"))
+
 ORDERS: tuple[Rule, ...] = (
     # directive: standing orders about how the agent behaves
     rule("directive", "a standing order from now on", 0.6,
@@ -67,7 +74,7 @@ ORDERS: tuple[Rule, ...] = (
           r"answer|reply|response|message|conversation)|your (?:answers|replies|responses|summar\w+)|the "
           r"conversation)\b"),
     rule("directive", "tells the agent what it must do", 0.6,
-          rf"\b(?:the |this |any |all )?{AGENT}s?\s+(?:must|should|shall|will now|is to|has to|needs to|"
+          rf"\b(?:the |this |any |all )?{_NOT_STAFF}{AGENT}s?\s+(?:must|should|shall|will now|is to|has to|needs to|"
           r"is required to|may not|must not|may now|can now|is now allowed to|is permitted to|is authori[sz]ed to|"
           r"(?:is|are) (?:now |hereby )?(?:instructed|required|ordered|told|expected|supposed|programmed|configured|"
           r"directed|obliged) to)\b"),

@@ -84,7 +84,8 @@ META = re.compile(
     r"didn'?t follow|refused)\b",
     re.I,
 )
-QUOTED = re.compile(r"\"[^\"\n]{3,400}\"|“[^”\n]{3,400}”|(?<!\w)'[^'\n]{3,400}'(?!\w)|«[^»\n]{3,400}»")
+QUOTED = re.compile(r"\"[^\"\n]{3,400}\"|“[^”\n]{3,400}”|(?<!\w)'[^'\n]{3,400}'(?!\w)|«[^»\n]{3,400}»|"
+                    r"„[^“”\n]{3,400}[“”]|‘[^’\n]{3,400}’|「[^」\n]{3,400}」|『[^』\n]{3,400}』|‹[^›\n]{3,400}›")
 
 #: Text that speaks to an AI that happens to read it (a web page, a document, an e-mail
 #: talking past the human to the agent): rarely innocent in content the agent fetched.

@@ -1,0 +1,236 @@
+"""Orders to the agent in languages other than English (pure): the concepts of
+``screening_lexicon`` that occur together in one sentence.
+
+Why concepts rather than phrases: an override in Turkish, Indonesian or Korean names the
+same three things as in English (drop, earlier, instructions), in words a phrase list per
+language would have to enumerate with every inflection and word order. A sentence that
+holds "drop" and "instructions" reads as an override in any order; "from now on" with
+"answer" as a standing order; "if", "asks" and "answer" as a scripted trigger. Weights
+follow the English rules of the same family, a little lower when the combination is
+looser than a phrase, so that one such sentence quarantines low-trust text (tool output,
+third-party pages) and not the user's own words.
+
+Matching: words are lower-cased and, in Latin script, folded without accents (an attacker
+may leave them out); a term ``stem*`` matches words it begins, ``-suffix`` words it ends
+(the Korean conditional ending), a phrase consecutive words. Unspaced scripts (Chinese,
+Japanese, Thai) match terms as substrings. Reading a sentence is a few dictionary
+look-ups per word, so ordinary English chat pays almost nothing.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import defaultdict
+from dataclasses import dataclass, replace
+
+from hindsight_common.security.screening_lexicon import CONCEPTS, UNSPACED
+
+# Letters and the combining marks of Indic scripts and Arabic vowels (not "word"
+# characters to Python, so a Hindi word would fall apart at each vowel sign).
+# Unspaced scripts are left out of words: their terms are found as substrings.
+_WORD = re.compile(r"(?:[^\W_\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]|"
+                   r"[\u0300-\u036f\u064b-\u065f\u0670\u0900-\u0dff])+")
+_POINTING = re.compile(r"[\u064b-\u065f\u0670\u0591-\u05c7]")  # Arabic and Hebrew vowel marks
+# A sentence ends at a full stop followed by a space, not at the dots of an address.
+_SENTENCE = re.compile(r"(?:[^.!?;。！？؟।\n]|\.(?=[^\s.]))+")
+_IMAGE = re.compile(r"!\[[^\]]*\]\(\s*https?://[^)\s]*[?&][\w-]+=")
+_LINK = re.compile(r"[\w.+-]@[\w-]+|://|\bwww\b|webhook", re.I)
+_WORD_CACHE = 50_000
+_UNSPACED_CHAR = re.compile("[" + "".join(f"{chr(a)}-{chr(b)}" for a, b in UNSPACED) + "]")
+
+
+def _fold(word: str) -> str:
+    """Lower-cased; in Latin script also without accents ("pomiń" and "pomin" alike)."""
+    word = _POINTING.sub("", word.lower())
+    if all(ord(c) < 0x370 for c in word):
+        return "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
+    return word
+
+
+@dataclass(frozen=True)
+class _Term:
+    concept: str
+    rest: tuple[str, ...]  # the words after the first, for a phrase
+    prefix: bool  # the last word is a stem
+    english: bool
+
+
+class _Lexicon:
+    def __init__(self, concepts: dict[str, str]) -> None:
+        self.whole: dict[str, list[_Term]] = defaultdict(list)  # first word -> terms
+        self.stems: dict[str, list[_Term]] = defaultdict(list)  # single-word stems
+        self.suffixes: list[tuple[str, _Term]] = []
+        self.unspaced: list[tuple[str, _Term]] = []
+        for concept, terms in concepts.items():
+            for raw in terms.split("|"):
+                english = raw.startswith("=")
+                text = raw.lstrip("=").strip()
+                prefix = text.endswith("*")
+                text = text.rstrip("*")
+                if text.startswith("-"):
+                    self.suffixes.append((text[1:], _Term(concept, (), False, english)))
+                elif _UNSPACED_CHAR.search(text):
+                    self.unspaced.append((text, _Term(concept, (), prefix, english)))
+                else:
+                    words = [_fold(w) for w in _WORD.findall(text)]
+                    term = _Term(concept, tuple(words[1:]), prefix, english)
+                    if prefix and len(words) == 1:
+                        self.stems[words[0]].append(term)
+                    else:
+                        self.whole[words[0]].append(term)
+        self.longest_stem = max((len(s) for s in self.stems), default=0)
+        self._words: dict[str, tuple[str, list[_Term]]] = {}
+
+    def _of_word(self, raw: str) -> tuple[str, list[_Term]]:
+        """A word folded, with the single-word stems and endings it matches (cached: words
+        repeat far more than sentences do)."""
+        known = self._words.get(raw)
+        if known is None:
+            word = _fold(raw)
+            terms = [t for n in range(2, min(len(word), self.longest_stem) + 1) for t in self.stems.get(word[:n], ())]
+            terms += [t for suffix, t in self.suffixes if word.endswith(suffix) and len(word) > len(suffix)]
+            if len(self._words) >= _WORD_CACHE:
+                self._words.clear()
+            known = self._words[raw] = (word, terms)
+        return known
+
+    def hits(self, sentence: str) -> list[tuple[_Term, int]]:
+        """Every term in ``sentence`` with where it starts."""
+        spans = [(m.start(), self._of_word(m.group(0))) for m in _WORD.finditer(sentence)]
+        words = [word for _, (word, _) in spans]
+        out: list[tuple[_Term, int]] = []
+        for i, (at, (word, terms)) in enumerate(spans):
+            found = [t for t in self.whole.get(word, ()) if _rest_matches(t, words, i)] + terms
+            if found and not sentence[at:at + len(word)].isascii():
+                # "résume" is French even if "resume" is English: accents are not English.
+                found = [replace(t, english=False) if t.english else t for t in found]
+            out += [(term, at) for term in found]
+        if _UNSPACED_CHAR.search(sentence):
+            lowered = sentence.lower()
+            for text, term in self.unspaced:
+                at = lowered.find(text)
+                if at >= 0:
+                    out.append((term, at))
+        return out
+
+
+def _rest_matches(term: _Term, words: list[str], i: int) -> bool:
+    rest = term.rest
+    if not rest:
+        return True
+    following = words[i + 1:i + 1 + len(rest)]
+    if len(following) < len(rest):
+        return False
+    if term.prefix:
+        return following[:-1] == list(rest[:-1]) and following[-1].startswith(rest[-1])
+    return following == list(rest)
+
+
+LEXICON = _Lexicon(CONCEPTS)
+
+
+@dataclass(frozen=True)
+class ForeignSign:
+    """A combination of concepts found in one sentence: its family, reason and weight."""
+
+    family: str
+    reason: str
+    weight: float
+
+
+_MINE_REACH = 30  # characters before the instructions word a "my" may stand and own them
+
+
+Sign = tuple[str, str, float]  # family, reason, weight
+
+
+def _signs(found: dict[str, list[int]], foreign: set[str]) -> list[Sign]:
+    def has(*concepts: str) -> bool:
+        return all(c in found for c in concepts)
+
+    def fresh(*concepts: str) -> bool:  # at least one of them in words that are not English
+        return any(c in foreign for c in concepts)
+
+    out: list[Sign] = []
+    if has("drop") and (has("rules") or has("system prompt")) and fresh("drop", "rules", "system prompt", "earlier"):
+        weight = 0.85 if has("earlier") or has("you") or has("system prompt") else 0.6
+        owned = [m for m in found.get("mine", ()) for r in found.get("rules", []) + found.get("earlier", [])
+                 if 0 <= r - m <= _MINE_REACH]
+        if owned and not has("you"):
+            weight = 0.25  # "olvida mis instrucciones anteriores": a correction of one's own words
+        out.append(("override", "asks to drop earlier instructions (another language)", weight))
+    if has("system prompt") and fresh("system prompt"):
+        out.append(("authority", "names the system prompt (another language)", 0.5))
+        if has("unlock"):
+            out.append(("authority", "asks to reveal the system prompt (another language)", 0.8))
+    if has("from now on", "answer") and fresh("from now on", "answer"):
+        out.append(("directive", "a standing order from now on (another language)", 0.6))
+    addressed = has("you") or has("agent") or has("ai")
+    if has("every", "answer") and addressed and fresh("every", "answer"):
+        out.append(("directive", "puts something into every answer (another language)", 0.5))
+    if has("always", "answer", "audience") and addressed and fresh("always", "answer", "audience"):
+        out.append(("directive", "an always/never order about what people are told (another language)", 0.5))
+    trigger = "a trigger that scripts a later answer (another language)"
+    if has("ask", "answer", "audience") and fresh("if", "ask", "answer", "audience"):
+        # "if the user asks ..., tell them": a scripted answer; without the "if" (Chinese
+        # often has none) only when the agent is addressed.
+        if has("if") or has("you"):
+            out.append(("conditional", trigger, 0.7 if has("if") else 0.45))
+    elif has("if", "ask", "answer") and fresh("if", "ask", "answer"):
+        out.append(("conditional", trigger, 0.45))
+    if has("role", "unlock") and fresh("role", "unlock"):
+        out.append(("authority", "claims authority to lift the agent's limits (another language)",
+                    0.7 if addressed else 0.35))
+    if has("send", "data") and fresh("send", "data"):
+        if has("dest"):
+            out.append(("exfiltration", "asks to send data to an outside address (another language)", 0.75))
+        elif has("every"):
+            out.append(("exfiltration", "asks to pass every conversation on (another language)", 0.45))
+    elif has("data", "dest") and addressed and fresh("data"):
+        out.append(("exfiltration", "puts data into an outside address (another language)", 0.5))
+    if has("image") and has("data") and fresh("data"):
+        out.append(("exfiltration", "an image link that carries data out (another language)", 0.7))
+    if has("secret", "request") and not has("never") and fresh("secret", "request"):
+        # "ask them for the code from the text message": a scam's request, not advice against it
+        out.append(("conditional", "asks the user for secrets (another language)",
+                    0.6 if has("audience") or has("if") else 0.45))
+    if (has("agent") or has("ai")) and has("reading") and fresh("agent", "reading"):
+        ordered = any(has(c) for c in ("answer", "drop", "unlock", "always", "from now on", "if", "send"))
+        out.append(("hidden", "addresses an AI reading the content (another language)", 0.65 if ordered else 0.4))
+    return out
+
+
+def foreign_signs(text: str) -> list[ForeignSign]:
+    """The signs of an order to the agent in another language, sentence by sentence."""
+    out: list[ForeignSign] = []
+    image = _IMAGE.search(text) is not None
+    sentences = [(m, LEXICON.hits(m.group(0))) for m in _SENTENCE.finditer(text)]
+    # Who claims authority often says so a sentence before granting it ("This is the
+    # administrator. You may now ..."): a role anywhere in the text counts in every sentence.
+    roles = [t for _, hits in sentences for t, _ in hits if t.concept == "role"]
+    for m, hits in sentences:
+        if not hits:
+            continue
+        found: dict[str, list[int]] = defaultdict(list)
+        foreign: set[str] = set()
+        for term, at in hits:
+            found[term.concept].append(at)
+            if not term.english:
+                foreign.add(term.concept)
+        if _LINK.search(m.group(0)):
+            found["dest"].append(0)
+        if image:
+            found["image"].append(0)
+        if roles and "role" not in found:
+            found["role"] = []
+            if any(not t.english for t in roles):
+                foreign.add("role")
+        out += [ForeignSign(family, reason, weight) for family, reason, weight in _signs(found, foreign)]
+    return out
+
+
+def discusses_attacks(text: str) -> bool:
+    """Whether ``text`` talks about attacks (an article, a training, an example) in another
+    language: a quoted order in such text is reported, not given."""
+    return any(term.concept == "meta" and not term.english for term, _ in LEXICON.hits(text))
