@@ -10,8 +10,9 @@ Two ways to run it: the classifier alone (default; items screened per second), o
 embedded server, each in a session of its own, and the quarantines read back from the
 log (turns recorded per second, screening included; ``--no-screening``: without it, for
 what it costs). ``--corpus FILE`` runs another
-JSON-lines corpus of the same form (``{"label", "family", "source", "text"}``); ``--blind``
-the shipped blind part 12 (``injection_blind12.jsonl``), which nothing is trained or tuned on;
+JSON-lines corpus of the same form (``{"label", "family", "source", "text"}``); ``--blind [12|15]``
+a shipped blind part (``injection_blind12.jsonl``, ``injection_blind15.jsonl``), which nothing
+is trained or tuned on;
 ``--locomo FILE`` instead the share of a LoCoMo file's turns (ordinary conversation, no
 attack among them) that would be quarantined as each source, with and without the
 learned model.
@@ -35,7 +36,7 @@ from pydantic import JsonValue
 
 from hindsight_common.events.security import MemoryQuarantined
 from hindsight_common.security.screening import Screener
-from hindsight_common.security.screening_corpus import BLIND, Figures, Outcome, Sample, figures, load_corpus, score
+from hindsight_common.security.screening_corpus import BLIND_PARTS, Figures, Outcome, Sample, figures, load_corpus, score
 from hindsight_common.security.screening_cv import CrossValidation, cv_lines, leave_one_part_out
 from hindsight_common.security.screening_samples import ORDINARY
 from hindsight_common.settings import Settings
@@ -115,9 +116,9 @@ def ordinary_lines(texts: Sequence[str], settings: Settings | None = None) -> li
             *(f"{s:<14}{both[s]:>10.2%}{rules[s]:>13.2%}" for s in both)]
 
 
-def corpus(path: Path | None, blind: bool = False) -> list[Sample]:
-    """``path``'s samples, or the shipped corpus (``blind``: the shipped blind part 12)."""
-    return load_corpus(path, shipped=BLIND) if blind else load_corpus(path)
+def corpus(path: Path | None, blind: int | None = None) -> list[Sample]:
+    """``path``'s samples, or the shipped corpus (``blind``: that shipped blind part, 12 or 15)."""
+    return load_corpus(path, shipped=BLIND_PARTS[blind]) if blind else load_corpus(path)
 
 
 def screening_lines(result: Figures, where: str, rules_only_per_s: float | None = None) -> list[str]:

@@ -100,7 +100,7 @@ def _bench_screening(args: argparse.Namespace) -> int:
         return 0
     samples = bench.corpus(args.corpus, args.blind)
     if args.cv and len({s.part for s in samples}) < 2:
-        print("--cv needs a corpus of at least two parts (the blind part 12 is one)", file=sys.stderr)
+        print("--cv needs a corpus of at least two parts (a blind part is one)", file=sys.stderr)
         return 2
     cv = bench.cross_validation(samples, settings) if args.cv else None
     if args.embedded:

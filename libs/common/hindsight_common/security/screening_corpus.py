@@ -6,7 +6,10 @@ each later part before the rules had seen it and tuned on afterwards (first-run 
 in the README). Part 11 was the blind part of the first classifier; run once, it became a
 development part (trained on, cross-validated) and parts 13 and 14 were written for what
 it showed. Part 12, in a file of its own, was written before any of that and is only ever
-run, never tuned on: it is the blind estimate.
+run, never tuned on: it is the blind estimate. Part 16 (half of it in 27 other languages)
+was written by a helper that never saw the rules or the corpus, run once by the screener
+it was written against, then tuned on; part 15 (``injection_blind15.jsonl``) is the blind
+part of that round.
 """
 
 from __future__ import annotations
@@ -16,9 +19,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from hindsight_common.security.screening import Screener, Verdict
-from hindsight_common.security.screening_samples import BLIND, CORPUS, Sample, load_corpus
+from hindsight_common.security.screening_samples import BLIND, BLIND_PARTS, CORPUS, Sample, load_corpus
 
-__all__ = ["BLIND", "CORPUS", "FamilyFigures", "Figures", "Outcome", "Sample", "figures", "load_corpus", "score"]
+__all__ = ["BLIND", "BLIND_PARTS", "CORPUS", "FamilyFigures", "Figures", "Outcome", "Sample", "figures", "load_corpus", "score"]
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,8 @@ from hindsight_common.events.security import Source
 
 CORPUS = "injection.jsonl"
 BLIND = "injection_blind12.jsonl"
+#: The blind parts by number: each written before the round it measures, run once at its end.
+BLIND_PARTS = {12: BLIND, 15: "injection_blind15.jsonl"}
 #: Ordinary text (no look-alikes): extra benign samples the classifier is trained on, never scored.
 ORDINARY = "ordinary.jsonl"
 
