@@ -21,7 +21,17 @@ from hindsight_common.security.screening_foreign import LEXICON
 
 #: Zero-width and bidirectional-control characters: invisible to a reader, used to split
 #: trigger words or reorder what a human sees. (U+200D, the emoji joiner, is left alone.)
-INVISIBLE = re.compile("[\u200b\u200c\u200e\u200f\u2060-\u2064\u2066-\u2069\u202a-\u202e\u00ad\ufeff\u180e]")
+INVISIBLE = re.compile("[\u200b\u200c\u200e\u200f\u2060-\u2064\u2066-\u2069\u202a-\u202e\u00ad\ufeff\u180e"
+                       "\U000e0000-\U000e007f]")
+# Unicode tag characters: an invisible copy of ASCII (U+E0020-U+E007E), "ASCII smuggling".
+#: Words that ask for a decoding: "decode", "rot13", "backwards", in several languages.
+_DECODE_HINT = re.compile(
+    r"rot-?13|decod|décod|dekod|decif|déchiffr|entschlüssel|avkoda|dekoodaa|dešifr|çöz|расшифр|декодир|"
+    r"розшифр|αποκωδικ|فك|פענח|डिकोड|revers|backwards|al revés|à l'envers|rückwärts|al contrario|"
+    r"de trás para frente|achterstevoren|od tyłu|baklänges|baklengs|takaperin|pozpátku|invers|tersten|"
+    r"задом наперёд|справа налево|навпаки|ανάποδα|بالعكس|הפוך|उल्टा|terbalik|ngược|กลับหลัง|倒过来|倒過來|"
+    r"反过来|逆から|逆さ|거꾸로|解码|解碼|デコード|디코드", re.I)
+_TAGS = re.compile("[\U000e0020-\U000e007e]{4,}")
 _COMMENT = re.compile(r"<!--(.*?)(?:-->|$)", re.S)
 _HIDING_STYLE = re.compile(
     r"<(\w+)[^>]*style\s*=\s*[\"'][^\"']*(?:color\s*:\s*(?:white|#fff\b|#ffffff|rgba?\(\s*255\s*,\s*255\s*,"
@@ -80,6 +90,8 @@ def hidden_layers(text: str) -> list[Layer]:
     """Text a human reader would not see: HTML comments, invisibly styled elements, and
     attributes (alt, title, meta content) long enough to say something."""
     out = [Layer("comment", m.group(1)) for m in _COMMENT.finditer(text)][:MAX_CANDIDATES]
+    out += [Layer("tag characters", "".join(chr(ord(c) - 0xE0000) for c in m.group(0)))
+            for m in _TAGS.finditer(text)][:MAX_CANDIDATES]
     for pattern in (_HIDING_STYLE, _HIDING_FONT, _HIDDEN_ATTR):
         out += [Layer("styled", _TAG.sub(" ", m.group(2))) for m in pattern.finditer(text)][:MAX_CANDIDATES]
     out += [Layer("attribute", m.group(1) or m.group(2)) for m in _ATTRIBUTE.finditer(text)][:MAX_CANDIDATES]
@@ -123,9 +135,9 @@ def _from_hex(blob: str) -> str | None:
 
 
 def encoded_layers(text: str, readings: bool = True) -> list[Layer]:
-    """Encoded payloads that decode to readable text: base64, hex, URL escapes, and (with
-    ``readings``) the whole text read as rot13 and with digits read as letters (cheap,
-    and their readings only matter if they contain an instruction)."""
+    """Encoded payloads that decode to readable text: base64, hex, URL and code escapes,
+    and (with ``readings``) the whole text read as rot13, backwards and with digits read as
+    letters (cheap, and their readings only matter if they contain an instruction)."""
     out: list[Layer] = []
     for how, pattern, decode in (("base64", _BASE64, _from_base64), ("hex", _HEX, _from_hex)):
         found = 0
@@ -146,23 +158,26 @@ def encoded_layers(text: str, readings: bool = True) -> list[Layer]:
         return out
     runs = _uncommon_runs(text[:MAX_DECODED])
     if runs:
+        # A reading in another language is looked for only where the text asks for decoding
+        # (the lexicon costs more than the English word count, and most runs are names).
+        hinted = _DECODE_HINT.search(text) is not None
         decoded = codecs.encode(" ... ".join(runs), "rot13")
-        if _reads_as_language(decoded):  # names and jargon read as rot13 are gibberish: not worth screening
+        if _reads_as_language(decoded, hinted):  # names and jargon read as rot13 are gibberish: not worth screening
             out.append(Layer("rot13", decoded))
         backwards = " ... ".join(run[::-1] for run in reversed(runs))
-        if _reads_as_language(backwards):  # "drowssap ruoy tnirp": written backwards
+        if _reads_as_language(backwards, hinted):  # "drowssap ruoy tnirp": written backwards
             out.append(Layer("reversed", backwards))
     if _LEET_WORD.search(text):
         out.append(Layer("leet", _LEET_WORD.sub(lambda m: m.group(0).translate(_LEET), text[:MAX_DECODED])))
     return out
 
 
-def _reads_as_language(text: str) -> bool:
-    """English, or at least two of the concepts an order is made of in another language
-    (``screening_foreign``): gibberish makes neither."""
+def _reads_as_language(text: str, other_languages: bool = True) -> bool:
+    """English, or (``other_languages``) at least two of the concepts an order is made of
+    in another language (``screening_foreign``): gibberish makes neither."""
     if _reads_as_english(text):
         return True
-    return len({t.concept for t, _ in LEXICON.hits(text) if not t.english}) >= 2
+    return other_languages and len({t.concept for t, _ in LEXICON.hits(text) if not t.english}) >= 2
 
 
 def _reads_as_english(text: str) -> bool:

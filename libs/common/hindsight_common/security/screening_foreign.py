@@ -195,6 +195,15 @@ def _signs(found: dict[str, list[int]], foreign: set[str]) -> list[Sign]:
         # "ask them for the code from the text message": a scam's request, not advice against it
         out.append(("conditional", "asks the user for secrets (another language)",
                     0.6 if has("audience") or has("if") else 0.45))
+    if has("from now on", "must") and addressed and not has("answer") and fresh("from now on", "must"):
+        out.append(("directive", "a standing order from now on (another language)", 0.6))
+    if has("role", "must") and (has("agent") or has("ai")) and fresh("role", "must", "agent"):
+        out.append(("authority", "claims authority to give the agent orders (another language)", 0.6))
+    if has("unlock", "must") and (has("agent") or has("ai")) and fresh("unlock", "must", "agent"):
+        out.append(("override", "orders the agent to switch something off (another language)", 0.6))
+    if has("conceal") and (has("audience") or has("you")) and fresh("conceal") and any(
+            has(c) for c in ("answer", "send", "unlock", "must", "agent", "ai")):
+        out.append(("directive", "asks to keep it from the user (another language)", 0.5))
     if (has("agent") or has("ai")) and has("reading") and fresh("agent", "reading"):
         ordered = any(has(c) for c in ("answer", "drop", "unlock", "always", "from now on", "if", "send"))
         out.append(("hidden", "addresses an AI reading the content (another language)", 0.65 if ordered else 0.4))

@@ -206,7 +206,7 @@ CONCEPTS: dict[str, str] = {
         "kehittäjä*|správce|vývojář*|dezvoltator*|yönetici*|geliştirici*|администратор*|разработчик*|"
         "оператор*|адміністратор*|розробник*|διαχειριστ*|προγραμματιστ*|المسؤول|المطور|مدير النظام|מנהל*|"
         "מפתח*|व्यवस्थापक|डेवलपर|एडमिन|pengembang|quản trị viên|nhà phát triển|ผู้ดูแลระบบ|นักพัฒนา|"
-        "管理员|管理員|开发者|開發者|开发人员|開發人員|运营方|營運方|管理者|開発者|運営|관리자*|개발자*|운영자*|plateforme|plattform|piattaforma|plataforma|平台管理|系統公告|系统公告|operatør*|فريق التطوير|التطوير|المطورين|مطور*"
+        "管理员|管理員|开发者|開發者|开发人员|開發人員|运营方|營運方|管理者|開発者|運営|관리자*|개발자*|운영자*|plateforme|plattform|piattaforma|plataforma|平台管理|系統公告|系统公告|operatør*|فريق التطوير|التطوير|المطورين|مطور*|служба безопасности|службы безопасности|служба поддержки|sicherheitsteam|equipo de seguridad|équipe de sécurité|team sicurezza|equipe de segurança|beveiligingsteam|zespół bezpieczeństwa|säkerhetsteam|güvenlik ekibi|安全团队|安全團隊|セキュリティチーム|보안팀|보안 팀"
     ),
     # "restrictions lifted / authorised / disable / reveal / show"
     "unlock": (
@@ -243,7 +243,7 @@ CONCEPTS: dict[str, str] = {
         "助手|助理|人工智能|アシスタント|어시스턴트*|인공지능*|ии|ші|yapay zeka|tekoäly*|umělá inteligence|"
         "sztuczn* inteligencj*|künstliche intelligenz|intelligence artificielle|inteligencia artificial|"
         "intelligenza artificiale|inteligência artificial|kunstmatige intelligentie|kecerdasan buatan|"
-        "trí tuệ nhân tạo|inteligența artificială|asistent*|asistentule|לעוזר|עוזר*|הבינה המלאכותית|מודל*|модел*|μοντέλο*|模型|モデル|모델*|=model*|modelo*|modèle*|modell*|modello*|chatbot*|챗봇*|聊天机器人|聊天機器人|チャットボット|avustaja*"
+        "trí tuệ nhân tạo|inteligența artificială|asistent*|asistentule|לעוזר|עוזר*|הבינה המלאכותית|מודל*|модел*|μοντέλο*|模型|モデル|모델*|=model*|modelo*|modèle*|modell*|modello*|chatbot*|챗봇*|聊天机器人|聊天機器人|チャットボット|avustaja*|에이전트*|エージェント|ии-агент*|агенту|агент|агента|ai-agent*|ki-agent*|ai-assistent*|ki-assistent*"
     ),
     # "you / your" (the reader addressed)
     "you": (
@@ -265,7 +265,7 @@ CONCEPTS: dict[str, str] = {
         "vidarebefordra*|=send|videresend*|lähetä|välitä|pošli|přepošli|trimite*|gönder*|ilet|iletin|отправ*|"
         "перешли|пришли|надішли|στείλε|στείλτε|προώθησε|أرسل|ارسل|שלח|שלחי|העבר|भेजो|भेजें|भेज दो|"
         "kirim|kirimkan|teruskan|gửi|chuyển tiếp|ส่ง|发给|發給|发送|發送|转发|轉發|发到|發到|寄给|寄給|"
-        "送信|送って|転送|送れ|보내*|전송*|전달*|pošlete|pošli*|leite|weiterleit*|sendet|envoie-moi|gửi cho|发过来|發過來|寄过来"
+        "送信|送って|転送|送れ|보내*|전송*|전달*|pošlete|pošli*|leite|weiterleit*|sendet|envoie-moi|gửi cho|发过来|發過來|寄过来|أرسل*|فأرسل*|وأرسل*|ارسل*"
     ),
     # what is sent: conversations, history, memories, credentials, user data
     "data": (
@@ -281,7 +281,7 @@ CONCEPTS: dict[str, str] = {
         "riwayat|percakapan|obrolan|kata sandi|memori|ingatan|lịch sử|cuộc trò chuyện|hội thoại|dữ liệu|"
         "mật khẩu|ký ức|ประวัติ|การสนทนา|ข้อมูล|รหัสผ่าน|对话|對話|聊天记录|聊天記錄|记录|記錄|数据|資料|"
         "密码|密碼|记忆|記憶|历史|歷史|会話|履歴|データ|パスワード|メモリ|대화*|기록*|데이터*|비밀번호*|"
-        "암호*|기억*|메모리*|paměť|paměti|přihlašovací*|факты|сохранённ*|сохраненн*|gespeichert*|guardad*|enregistré*|salvat*|opgeslagen|zapisan*|sparade|lagrede|tallennet*|uložen*|kayıtlı|збережен*|αποθηκευμέν*|المحفوظة|השמור*|सेव|tersimpan|đã lưu|ที่บันทึกไว้|保存的|保存された|저장된|银行卡号|銀行卡號|验证码|驗證碼|número de tarjeta|numărul cardului|kartennummer|numéro de carte"
+        "암호*|기억*|메모리*|paměť|paměti|přihlašovací*|факты|сохранённ*|сохраненн*|gespeichert*|guardad*|enregistré*|salvat*|opgeslagen|zapisan*|sparade|lagrede|tallennet*|uložen*|kayıtlı|збережен*|αποθηκευμέν*|المحفوظة|השמור*|सेव|tersimpan|đã lưu|ที่บันทึกไว้|保存的|保存された|저장된|银行卡号|銀行卡號|验证码|驗證碼|número de tarjeta|numărul cardului|kartennummer|numéro de carte|e-post*|e-mail*|correos|courriels|wiadomości|meddelanden|meldinger|viestit|zprávy|mesaje|mesajlar*|сообщения|письма|повідомлення|μηνύματα|رسائل|الرسائل|הודעות|संदेश|pesan|tin nhắn|邮件|郵件|メール|메일*|메시지*|.env|=credentials"
     ),
     # where it goes: an address (the signs of a link or mail are added by the matcher)
     "dest": (
@@ -330,6 +330,26 @@ CONCEPTS: dict[str, str] = {
         "nunca|jamás|jamais|niemals|nie wieder|nooit|nigdy|aldrig|aldri|koskaan|nikdy|niciodată|asla|"
         "никогда|ніколи|ποτέ|أبدا|أبدًا|לעולם|कभी नहीं|jangan pernah|không bao giờ|ห้าม|绝不|絕不|永远不要|"
         "永遠不要|決して|절대*"
+    ),
+    # "must / is to / is required to" (an obligation laid on someone)
+    "must": (
+        "debe|deben|debes|tiene que|doit|doivent|dois|muss|müssen|musst|ist verpflichtet|deve|devono|devi|"
+        "moet|moeten|musi|muszą|musisz|måste|må|skal|pitää|täytyy|on velvollinen|musí|trebuie|zorunda|"
+        "zorundasın|должен|должна|должно|обязан|предписано|повинен|повинна|зобов'язаний|πρέπει|يجب|عليك|"
+        "חייב|חייבת|עליך|चाहिए|होगा|harus|wajib|phải|ต้อง|必须|必須|務必|务必|なければ|ください|해야*|하십시오|"
+        "하세요|-해야"
+    ),
+    # "without telling / keep it from / don't mention" (concealment from the person concerned)
+    "conceal": (
+        "sin decírselo|sin avisar|sin informar|no se lo digas|no le digas|oculta|sans le dire|sans prévenir|"
+        "ne le dis pas|cache|verschweige*|ohne es zu sagen|ohne zu erwähnen|sag es nicht|senza dirlo|"
+        "senza avvisare|non dirlo|nascondi|sem contar|sem avisar|não conte|esconda|zonder te melden|"
+        "vertel het niet|verzwijg*|nie mów|nie informuj|ukryj|utan att nämna|utan att berätta|säg inte|"
+        "uten å si|ikke fortell|uden at sige|kertomatta|älä kerro|aniž bys|neříkej|fără să|nu-i spune|"
+        "söylemeden|haber vermeden|söyleme|не сообщай|не говори|не сообщая|скрой|скрывай|не кажи|не повідомляй|"
+        "χωρίς να|μην πεις|دون أن تخبره|دون إخبار|لا تخبر|בלי לספר|אל תספר|बताए बिना|मत बताना|मत बताओ|"
+        "tanpa memberi tahu|jangan beri tahu|jangan bilang|đừng nói|không cho biết|ไม่ต้องบอก|อย่าบอก|"
+        "不要告诉|不要告訴|别告诉|別告訴|隐瞒|隱瞞|言わずに|伝えずに|知らせずに|黙って|알리지 마*|말하지 마*|몰래"
     ),
     # "every / all" (of the agent's answers)
     "every": (

@@ -125,7 +125,9 @@ ORDERS: tuple[Rule, ...] = (
           rf"\b(?:when|whenever|if|once|any ?time|every time)\b[^.!?\n]{{0,60}}\b{SECRET}\b[^.!?\n]{{0,60}}"
           r"\b(?:ask|tell|have|get|make|request|prompt|send|save|store|note|repeat)\b"),
     rule("conditional", "asks for secrets", 0.5,
-          rf"\b(?:ask|prompt|request|get|collect|have)\s+(?:them|him|her|the user|users|for)\s+"
+          # "we will never ask for your password" is advice against the scam, not the scam
+          rf"\b(?<!never )(?<!not )(?<!n't )(?:ask|prompt|request|get|collect|have)\s+"
+          rf"(?:them|him|her|the user|users|for)\s+"
           rf"(?:\w+\s+){{0,5}}?{SECRET}"),
     rule("exfiltration", "asks to reveal its prompt or stored data", 0.5,
           r"\b(?:reveal|print|output|show|display|repeat|leak|dump|tell me|give me|share|disclose|list|expose)\s+"

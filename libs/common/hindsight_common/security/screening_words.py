@@ -81,7 +81,8 @@ META = re.compile(
     r"paper|article|researchers?|a common|warn\w*|scam\w*|suspicious|spam|"
     r"pattern\w*|test cases?|fraud\w*|hack\w*|exploit\w*|prompts?|tested|testing|workshop|demo\w*|"
     r"lecture|course|slides|blog|tweet|scam\w*|hidden instructions?|injected|ignored|did not follow|"
-    r"didn'?t follow|refused)\b",
+    r"didn'?t follow|refused|tests|evaluat\w*|untrusted|vulnerab\w*|flaw|disclosed|patched|derail\w*|"
+    r"proof of concept|advisory|cve-\d+)\b",
     re.I,
 )
 QUOTED = re.compile(r"\"[^\"\n]{3,400}\"|“[^”\n]{3,400}”|(?<!\w)'[^'\n]{3,400}'(?!\w)|«[^»\n]{3,400}»|"
