@@ -202,13 +202,14 @@ def findings_of(text: str, layer: str = "text", depth: int = 0) -> list[Finding]
 #: The classifier quarantines on its own, beside the rules (never mixed with their
 #: evidence, so a weak rule sign and a middling probability do not add up): when its
 #: probability reaches the item's threshold plus ``LEARNED_MARGIN`` (tool output from
-#: p >= 0.68, third-party text from 0.635, assistant turns from 0.86, the user's words
-#: from 0.95). The margin was chosen by leave-one-part-out cross-validation (README), first
+#: p >= 0.71, third-party text from 0.665, assistant turns from 0.89, the user's words
+#: from 0.98). The margin was chosen by leave-one-part-out cross-validation (README), first
 #: as the most held-out attacks caught while the classifier alone held back at most 2.5% of
-#: the held-out benign samples; re-checked on the 14-part corpus, it lies on the plateau of
-#: pooled held-out accuracy (margins 0.22 to 0.32 within 0.3 points of each other) where
-#: false quarantines of ordinary LoCoMo turns stop falling. Never chosen on a blind part.
-LEARNED_MARGIN = 0.25
+#: the held-out benign samples; re-checked on the 14-part corpus (0.25), and again on the
+#: 16-part one, where pooled held-out accuracy is flat from 0.22 to 0.28 (1,236 to 1,239 of
+#: 1,285) and false quarantines of ordinary LoCoMo turns fall by half from 0.25 to 0.28, so
+#: 0.28. Never chosen on a blind part.
+LEARNED_MARGIN = 0.28
 #: Below this probability the model leans benign: no finding at all.
 LEARNED_FLOOR = 0.5
 

@@ -8,8 +8,9 @@ development part (trained on, cross-validated) and parts 13 and 14 were written 
 it showed. Part 12, in a file of its own, was written before any of that and is only ever
 run, never tuned on: it is the blind estimate. Part 16 (half of it in 27 other languages)
 was written by a helper that never saw the rules or the corpus, run once by the screener
-it was written against, then tuned on; part 15 (``injection_blind15.jsonl``) is the blind
-part of that round.
+it was written against, then tuned on. Part 15, written blind before that round, was its
+blind part: run once at the round's end, it became a development part, and part 17 (its own
+file, written by a helper blind to everything) is the blind part of the round after.
 """
 
 from __future__ import annotations
