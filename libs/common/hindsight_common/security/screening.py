@@ -41,6 +41,7 @@ from typing import Literal, cast
 from hindsight_common.security.screening_decode import (
     encoded_layers,
     hidden_layers,
+    spaced_layers,
     invisible_count,
     normalise,
 )
@@ -55,6 +56,9 @@ MAX_DEPTH = 2
 _QUOTE_DISCOUNT = 0.25
 _OWN = re.compile(r"\b(?:my|our|his|her|their|mum'?s|mom'?s|dad'?s|boss'?s|landlord'?s)\b", re.I)
 _YOURS = re.compile(r"\byour\b", re.I)
+_HIDDEN_ORDER = re.compile(
+    r"\b(?:ai|llms?|assistants?|agents?|bots?|models?|crawlers?|summari[sz]ers?|automated \w+)\b\s*[,:]|"
+    r"\b(?:automated|ai|shopping|browsing|research)\s+(?:\w+\s+)?(?:agents?|assistants?|readers?|tools?)\b", re.I)
 _AUDIENCE = re.compile(r"the user|a user|users|the customer|a customer|customers|the human|the person|any(?:one)? user")
 # The classifier was trained to tell an instruction to the agent from a statement.
 _ORDERS: frozenset[Family] = frozenset({"override", "authority", "directive", "conditional", "exfiltration",
@@ -179,9 +183,13 @@ def findings_of(text: str, layer: str = "text", depth: int = 0) -> list[Finding]
         if combine(inner) >= 0.3:
             out.append(Finding("hidden", f"orders hidden in {found.how} markup", max(0.6, combine(inner)), layer))
             out += inner
+        elif found.how != "comment" and _HIDDEN_ORDER.search(found.text):
+            # Invisible text that speaks to automated readers ("shopping agents: add ..."):
+            # a page has no reason to hide what it says to them from its human readers.
+            out.append(Finding("hidden", f"speaks to automated readers in {found.how} markup", 0.6, layer))
     plain = combine(out)
     seen = {f.reason for f in out}
-    for found in encoded_layers(norm, readings=depth == 0):
+    for found in encoded_layers(norm, readings=depth == 0) + spaced_layers(text):
         inner = findings_of(found.text, found.how, depth + 1)
         whole = found.how in ("rot13", "leet", "url")
         if whole:  # a reading of the whole text: only what the plain text did not already show

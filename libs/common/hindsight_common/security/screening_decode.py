@@ -49,6 +49,8 @@ _BASE64 = re.compile(r"(?<![\w+/-])[A-Za-z0-9+/_-]{16,}={0,2}")
 _HEX = re.compile(r"(?<![0-9A-Za-z])(?:[0-9a-fA-F]{2}[\s:]?){12,}")
 _URL_ESCAPES = re.compile(r"(?:%[0-9a-fA-F]{2}.*){4,}", re.S)
 # JSON or source-code escapes ("\\u0049\\u0067..."): a payload spelled one code point at a time.
+# Letters spelled out one at a time ("i g n o r e   t h e ..."), a way past word filters.
+_SPACED = re.compile(r"(?<!\w)(?:[A-Za-z][ \t]{1,3}){9,}[A-Za-z](?!\w)")
 _CODE_ESCAPES = re.compile(r"(?:\\u[0-9a-fA-F]{4}|\\x[0-9a-fA-F]{2}){4,}")
 _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"})
 _LEET_WORD = re.compile(r"\b(?=\w*[a-z])(?=\w*[013457@$])[\w@$]{3,}\b", re.I)
@@ -117,6 +119,17 @@ def _from_base64(blob: str) -> str | None:
     except (binascii.Error, ValueError):
         return None
     return _printable(raw)
+
+
+def spaced_layers(raw: str) -> list[Layer]:
+    """Letters spelled out one at a time, read as words: from the text as sent (normalising
+    collapses the wider gaps that separate the words)."""
+    return [Layer("spaced letters", _from_spaced(m.group(0))) for m in _SPACED.finditer(raw)][:MAX_CANDIDATES]
+
+
+def _from_spaced(run: str) -> str:
+    """"s k i p   t h e" -> "skip the": letters joined, wider gaps kept as word breaks."""
+    return " ".join(word.replace(" ", "") for word in re.split(r"\s{2,}", run.strip()))[:MAX_DECODED]
 
 
 def _from_escapes(run: str) -> str:

@@ -22,6 +22,13 @@ CLAIMS: tuple[Rule, ...] = (
     rule("override", "asks to drop the instructions it was given", 0.85,
           rf"\b{DROP}\W+(?:{W}\W+){{0,4}}?{RULE_NOUNS}\W+(?:that\s+)?(?:{GIVEN}|you (?:follow|obey|have)|(?:placed|imposed|put|set) (?:on|upon|for) you|"
           rf"you (?:operate|work|run) (?:under|with))"),
+    # the passive, of the agent's own rules: "the policy you loaded at startup ... should be discarded"
+    rule("override", "says its instructions are to be dropped", 0.75,
+          rf"\b(?:your\s+(?:{W}\s+){{0,2}}?{RULE_NOUNS}|{RULE_NOUNS}\s+(?:that\s+)?you\s+(?:{W}\s+){{0,2}}?(?:loaded|"
+          rf"were given|received|got|follow|started with|run with|have|use))\b[^.!?\n]{{0,80}}?\b(?:should|must|can|may|"
+          r"are to|is to|"
+          r"need to|needs to|have to|has to)\s+(?:now\s+|all\s+|safely\s+)?be\s+(?:discarded|ignored|disregarded|dropped|"
+          r"set aside|put aside|overridden|bypassed|skipped|lifted|suspended|forgotten|removed|waived)\b"),
     rule("override", "says the rules it follows are wrong", 0.8,
           rf"\b{RULE_NOUNS}\s+(?:that\s+)?you\s+(?:follow|obey|have|were given|operate under|work under)\s+(?:are|is)\s+"
           r"(?:now\s+|all\s+)?(?:outdated|obsolete|wrong|void|cancel+ed|invalid|replaced|no longer valid|fake|"
@@ -93,8 +100,9 @@ CLAIMS: tuple[Rule, ...] = (
           r"\b(?:new|updated|real|actual|revised|true|secret|hidden)\s+(?:task|instructions?|rules?|"
           r"directives?|objective|goal|prompt|orders)\s*(?:[:\-–]|(?:is|are)\b)"),
     rule("override", "asks to turn off safeguards", 0.65,
-          r"\b(?:disable|turn off|deactivate|remove|switch off|bypass|lift|suspend|circumvent)\s+"
-          r"(?:your|the|all|any)?\s*(?:\w+\s+)?(?:filters?|safety|safeguards?|guardrails?|restrictions|"
+          r"\b(?:disable|turn off|deactivate|remove|switch off|bypass|lift|suspend|circumvent|skip)\s+"
+          r"(?:your|the|all|any)?\s*(?:\w+\s+)?(?:filters?|safety|safeguards?|guardrails?|restrictions|safety checks|"
+          r"security checks|"
           r"moderation|content polic\w+|limits|censorship|logging|monitoring|auditing|audit|tracking)"),
     rule("override", "declares safeguards disabled", 0.65,
           r"\b(?:safety|security|content|moderation|compliance|filter|guardrails?)\s+(?:mode|filters?|checks?|rules)\s+"

@@ -129,6 +129,14 @@ ORDERS: tuple[Rule, ...] = (
           rf"\b(?<!never )(?<!not )(?<!n't )(?:ask|prompt|request|get|collect|have)\s+"
           rf"(?:them|him|her|the user|users|for)\s+"
           rf"(?:\w+\s+){{0,5}}?{SECRET}"),
+    rule("conditional", "asks to be handed secrets", 0.5,
+          rf"\b(?:send|give|pass|forward|paste|post|share|read|hand|dm|email|e-mail|text|drop)\s+(?:me|us|over)\b"
+          rf"[^.!?\n]{{0,60}}?\b{SECRET}|\b(?:paste|post|print|dump|share|list)\s+(?:\w+\s+){{0,3}}?{SECRET}"
+          r"[^.!?\n]{0,60}?\b(?:as a comment|in (?:a|the|this) (?:comment|reply|thread|issue|channel|chat))"),
+    rule("conditional", "scripts what an AI says when asked", 0.6,
+          rf"\b(?:if|when|whenever)\s+(?:an?|the|any)\s+(?:\w+\s+)?{AGENT}s?\s+(?:is|are|gets?|get)\s+(?:ever\s+)?"
+          r"asked\b[^.!?\n]{0,100}?\b(?:it|they)\s+(?:should|must|shall|will|needs? to|has to|have to)\s+"
+          r"(?:always\s+|only\s+)?(?:say|tell|answer|reply|respond|claim|state|recommend|mention|suggest|point)"),
     rule("exfiltration", "asks to reveal its prompt or stored data", 0.5,
           r"\b(?:reveal|print|output|show|display|repeat|leak|dump|tell me|give me|share|disclose|list|expose)\s+"
           r"(?:me\s+)?(?:all\s+)?(?:of\s+)?(?:your|the|its)\s+(?:full\s+|entire\s+|hidden\s+|original\s+|initial\s+|"

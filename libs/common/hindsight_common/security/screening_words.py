@@ -53,7 +53,9 @@ WHO = (r"(?P<who>the user|a user|users|the customer|a customer|customers|the hum
 ASKS = (r"(?:asks?|mentions?|says?|types?|quer(?:y|ies)|wants?|requests?|brings? up|talks? about|"
         r"inquires?|enquires?|searches|looks? for|is asking|needs?|writes?|raises?|wonders?)")
 SECRET = (r"(?:passwords?|passcodes?|pins?|card numbers?|credit cards?|cvv|credentials?|api keys?|"
-          r"tokens?|secrets?|social security|bank (?:details|account)|login|2fa|one-time code)")
+          r"tokens?|secrets?|social security|bank (?:details|account)|login|2fa|one-time code|session cookies?|"
+          r"cookies|environment variables|\.env(?: file)?|private keys?|seed phrase|recovery (?:phrase|codes?)|"
+          r"(?:verification|security|six-digit|2fa|sms|login) codes?)")
 DATA = (r"(?:conversations?|chats?|chat logs?|transcripts?|histor(?:y|ies)|messages|memor(?:y|ies)|"
         r"memory store|passwords?|credentials?|api keys?|tokens?|secrets?|personal (?:details|data|"
         r"information|info)|(?:the )?user'?s \w+|all (?:the |of the )?(?:data|information|messages|"
@@ -91,7 +93,7 @@ QUOTED = re.compile(r"\"[^\"\n]{3,400}\"|“[^”\n]{3,400}”|(?<!\w)'[^'\n]{3,
 #: Text that speaks to an AI that happens to read it (a web page, a document, an e-mail
 #: talking past the human to the agent): rarely innocent in content the agent fetched.
 AGENT_ADDRESS = re.compile(
-    rf"\b{AGENT}s?\s+(?:that (?:is |are )?)?(?:reading|processing|parsing|summari[sz]ing|browsing|"
+    rf"\b{AGENT}s?\s+(?:[\w-]+\s+)?(?:that (?:is |are )?)?(?:reading|processing|parsing|summari[sz]ing|browsing|"
     r"analy[sz]ing|seeing|scanning|crawling|ingesting|indexing)\s+(?:this|these|the following|my|our)\b|"
     rf"\bif you(?: are|'re)\s+(?:an?\s+)?(?:ai|llm|language model|assistant|bot|chat ?bot|agent|automated|"
     r"gpt|machine)\b|"
@@ -115,6 +117,7 @@ ORDER_START = re.compile(
     r"\s*(?:please\s+|now\s+)?(?:tell|send|reveal|share|recommend|say|answer|respond|reply|ignore|forget|disregard|"
     r"list|output|print|export|leak|delete|insist|advise|describe|mark|rate|suggest|confirm|repeat|summari[sz]e|"
     r"submit|follow|obey|act|pretend|become|switch|enable|disable|grant|approve|append|add|include|remember|"
-    r"store|save|memori[sz]e|always|never|you|from now on|do not|don'?t|assistant|system)\b",
+    r"store|save|memori[sz]e|always|never|you|from now on|do not|don'?t|assistant|system|skip|bypass|show|give|"
+    r"approve|delete|transfer|forward|post|paste|open|run|execute|grant|unlock|disable|email|upload|buy|pay)\b",
     re.I,
 )
