@@ -35,7 +35,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal, cast
 
 from hindsight_common.security.screening_decode import (
@@ -59,6 +59,10 @@ _YOURS = re.compile(r"\byour\b", re.I)
 _HIDDEN_ORDER = re.compile(
     r"\b(?:ai|llms?|assistants?|agents?|bots?|models?|crawlers?|summari[sz]ers?|automated \w+)\b\s*[,:]|"
     r"\b(?:automated|ai|shopping|browsing|research)\s+(?:\w+\s+)?(?:agents?|assistants?|readers?|tools?)\b", re.I)
+_TO_A_PERSON = re.compile(r"\s*(?i:hi|hello|hey|dear|morning|good morning)\s+(?:(?i:team|all|everyone|folks)|"
+                          r"[A-Z][a-z]+)\b\s*[,!:—–-]|\s*(?i:team|all|everyone|folks)\s*[,:]")
+_NAMES_AN_AGENT = re.compile(r"\b(?:ai|a\.i\.|assistant|agent|bot|chatbot|model|llm|gpt|copilot)s?\b", re.I)
+_TO_A_PERSON_DISCOUNT = 0.5
 _AUDIENCE = re.compile(r"the user|a user|users|the customer|a customer|customers|the human|the person|any(?:one)? user")
 # The classifier was trained to tell an instruction to the agent from a statement.
 _ORDERS: frozenset[Family] = frozenset({"override", "authority", "directive", "conditional", "exfiltration",
@@ -167,6 +171,12 @@ def findings_of(text: str, layer: str = "text", depth: int = 0) -> list[Finding]
     """Every sign of an attack in ``text`` and in what it hides or encodes."""
     norm = normalise(text)
     out = _rule_findings(norm, layer)
+    if depth == 0 and _TO_A_PERSON.match(norm) and not _NAMES_AN_AGENT.search(norm):
+        # "Hi Tom, if the customer asks about the delay, tell them ...": a colleague's note to
+        # a person who answers customers, the agent named nowhere; its triggers and standing
+        # orders are about that person's replies and count half.
+        out = [replace(f, weight=f.weight * _TO_A_PERSON_DISCOUNT) if f.family in ("conditional", "directive")
+               else f for f in out]
     if depth >= MAX_DEPTH:
         return out
     hidden = invisible_count(text)

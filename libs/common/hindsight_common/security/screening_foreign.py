@@ -90,6 +90,10 @@ class _Lexicon:
             word = _fold(raw)
             terms = [t for n in range(2, min(len(word), self.longest_stem) + 1) for t in self.stems.get(word[:n], ())]
             terms += [t for suffix, t in self.suffixes if word.endswith(suffix) and len(word) > len(suffix)]
+            for bare in _without_clitics(word):  # "והכללים" is "the rules" with "and" in front
+                terms += [t for t in self.whole.get(bare, ()) if not t.rest]
+                terms += [t for n in range(2, min(len(bare), self.longest_stem) + 1)
+                          for t in self.stems.get(bare[:n], ())]
             if len(self._words) >= _WORD_CACHE:
                 self._words.clear()
             known = self._words[raw] = (word, terms)
@@ -113,6 +117,19 @@ class _Lexicon:
                 if at >= 0:
                     out.append((term, at))
         return out
+
+
+# Hebrew and Arabic write "and", "the", "to", "from", "in" as letters in front of the word.
+_HEBREW_CLITICS = ("וה", "שה", "מה", "כש", "וב", "ול", "ומ", "ו", "ה", "ב", "ל", "מ", "ש", "כ")
+_ARABIC_CLITICS = ("وال", "فال", "بال", "كال", "لل", "ال", "و", "ف", "ب", "ل", "ك")
+
+
+def _without_clitics(word: str) -> list[str]:
+    if not word or len(word) < 4:
+        return []
+    first = ord(word[0])
+    clitics = _HEBREW_CLITICS if 0x0590 <= first <= 0x05FF else _ARABIC_CLITICS if 0x0600 <= first <= 0x06FF else ()
+    return [word[len(c):] for c in clitics if word.startswith(c) and len(word) - len(c) >= 3]
 
 
 def _rest_matches(term: _Term, words: list[str], i: int) -> bool:

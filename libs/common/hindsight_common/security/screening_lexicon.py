@@ -149,7 +149,8 @@ CONCEPTS: dict[str, str] = {
     ),
     # "answer / reply / recommend / mention / tell / say"
     "answer": (
-        "respuesta*|responde|responder|respondan|respondas|contesta*|recomienda*|menciona*|dile|diles|di que|digas|decir|"  # es
+        "respuesta*|responde|responder|respondan|respondas|contesta*|recomienda*|menciona*|dile|diles|"
+        "di que|digas|decir|"  # es
         "réponse*|réponds|répondez|recommande*|mentionne*|dis-lui|dites|dis que|"  # fr
         "antwort*|antworte*|empfiehl*|empfehle*|erwähne*|sag|sagen sie|"  # de
         "rispost*|rispondi|consiglia*|raccomanda*|menziona*|digli|dille|di' che|"  # it
@@ -172,7 +173,9 @@ CONCEPTS: dict[str, str] = {
         "คำตอบ|ตอบ|แนะนำ|บอก|"  # th
         "回答|回复|回覆|推荐|推薦|告诉|告訴|就说|就說|提到|"  # zh
         "返答|答え|勧め|すすめ|言って|伝え|"  # ja
-        "답변*|대답*|답하*|추천*|말하*|언급*|알려*|berätta|fortæl|fortell|podaj|فأخبر*|أخبر*|فقل|قل له|напиши|напишите|напиши|escribe|écris|schreib|scrivi|escreva|schrijf|napisz|skriv|kirjoita|napiš|scrie|yaz|напиши|γράψε|اكتب|כתוב|लिखो|tulis|viết|เขียน|写|寫|書いて|써*|작성*"  # ko
+        "답변*|대답*|답하*|추천*|말하*|언급*|알려*|berätta|fortæl|fortell|podaj|فأخبر*|أخبر*|فقل|قل له|напиши|напишите|"
+        "напиши|escribe|écris|schreib|scrivi|escreva|schrijf|napisz|skriv|kirjoita|napiš|scrie|yaz|напиши|"
+        "γράψε|اكتب|כתוב|लिखो|tulis|viết|เขียน|写|寫|書いて|써*|작성*"  # ko
     ),
     # "if / when ... asks"
     "if": (
@@ -191,7 +194,8 @@ CONCEPTS: dict[str, str] = {
     # "the user / someone / anyone / a customer"
     "audience": (
         "usuario*|alguien|cliente*|utilisateur*|quelqu'un|nutzer*|benutzer*|jemand|kunde*|utente|qualcuno|"
-        "usuário*|utilizador*|alguém|gebruiker*|iemand|klant*|użytkownik*|ktoś|klient*|användare*|någon|kund|kunden|kunder|"
+        "usuário*|utilizador*|alguém|gebruiker*|iemand|klant*|użytkownik*|ktoś|klient*|användare*|någon|kund|"
+        "kunden|kunder|"
         "bruger*|bruker*|nogen|noen|käyttäjä*|joku|asiakas*|uživatel*|někdo|zákazník*|utilizator*|cineva|"
         "kullanıcı*|biri|müşteri*|пользовател*|кто-то|кто-нибудь|клиент*|користувач*|хтось|χρήστη*|κάποιος|"
         "πελάτ*|المستخدم|أحد|العميل|המשתמש|מישהו|לקוח|उपयोगकर्ता|यूज़र|कोई|pengguna|seseorang|pelanggan|"
@@ -206,13 +210,18 @@ CONCEPTS: dict[str, str] = {
         "kehittäjä*|správce|vývojář*|dezvoltator*|yönetici*|geliştirici*|администратор*|разработчик*|"
         "оператор*|адміністратор*|розробник*|διαχειριστ*|προγραμματιστ*|المسؤول|المطور|مدير النظام|מנהל*|"
         "מפתח*|व्यवस्थापक|डेवलपर|एडमिन|pengembang|quản trị viên|nhà phát triển|ผู้ดูแลระบบ|นักพัฒนา|"
-        "管理员|管理員|开发者|開發者|开发人员|開發人員|运营方|營運方|管理者|開発者|運営|관리자*|개발자*|운영자*|plateforme|plattform|piattaforma|plataforma|平台管理|系統公告|系统公告|operatør*|فريق التطوير|التطوير|المطورين|مطور*|служба безопасности|службы безопасности|служба поддержки|sicherheitsteam|equipo de seguridad|équipe de sécurité|team sicurezza|equipe de segurança|beveiligingsteam|zespół bezpieczeństwa|säkerhetsteam|güvenlik ekibi|安全团队|安全團隊|セキュリティチーム|보안팀|보안 팀"
+        "管理员|管理員|开发者|開發者|开发人员|開發人員|运营方|營運方|管理者|開発者|運営|관리자*|개발자*|운영자*|plateforme|plattform|piattaforma|"
+        "plataforma|平台管理|系統公告|系统公告|operatør*|فريق التطوير|التطوير|المطورين|مطور*|служба безопасности|"
+        "службы безопасности|служба поддержки|sicherheitsteam|equipo de seguridad|équipe de sécurité|"
+        "team sicurezza|equipe de segurança|beveiligingsteam|zespół bezpieczeństwa|säkerhetsteam|"
+        "güvenlik ekibi|安全团队|安全團隊|セキュリティチーム|보안팀|보안 팀"
     ),
     # "restrictions lifted / authorised / disable / reveal / show"
     "unlock": (
         "sin restricciones|sin límites|desactiva*|autorizad*|revela|revelar|revele|revelen|muestra|"  # es
         "sans restriction*|sans limite*|désactive*|autorisé*|révèle*|montre|affiche|"  # fr
-        "ohne einschränkung*|ohne beschränkung*|deaktivier*|autorisiert|berechtigt|enthülle*|preisgeben|verrate|zeige|"
+        "ohne einschränkung*|ohne beschränkung*|deaktivier*|autorisiert|berechtigt|enthülle*|preisgeben|"
+        "verrate|zeige|"
         "senza restrizioni|senza limiti|disattiva*|autorizzat*|rivela*|mostra|"  # it
         "sem restrições|sem limites|desative|desativa*|autorizad*|revele|revelar|mostre|"  # pt
         "zonder beperkingen|uitschakel*|schakel uit|gemachtigd|bevoegd|onthul*|toon|"  # nl
@@ -234,7 +243,9 @@ CONCEPTS: dict[str, str] = {
         "ไม่มีข้อจำกัด|ปิดการใช้งาน|ได้รับอนุญาต|เปิดเผย|แสดง|"  # th
         "解除|取消限制|不受限制|无限制|無限制|授权|授權|透露|泄露|洩露|输出|輸出|显示|顯示|"  # zh
         "制限なし|無制限|許可|開示|明かし|出力|表示|見せ|"  # ja
-        "해제*|제한 없이|권한*|공개*|누설*|출력*|보여*|levée*|levées|aufgehoben|revocad*|sollevat*|权限|權限|最高权限|最高權限|opheven|zniesion*|tillatelse|tilladelse|tillstånd|zezwoleni*|izin|разрешени*|дозвіл*|άδεια|إذن|يحق لك|הרשאה|अनुमति|quyền|สิทธิ์|permiso|autorisation|berechtigung*|permesso|permissão|toestemming"  # ko
+        "해제*|제한 없이|권한*|공개*|누설*|출력*|보여*|levée*|levées|aufgehoben|revocad*|sollevat*|权限|權限|最高权限|最高權限|opheven|"
+        "zniesion*|tillatelse|tilladelse|tillstånd|zezwoleni*|izin|разрешени*|дозвіл*|άδεια|إذن|يحق لك|"
+        "הרשאה|अनुमति|quyền|สิทธิ์|permiso|autorisation|berechtigung*|permesso|permissão|toestemming"  # ko
     ),
     # "the assistant / the AI / the model"
     "agent": (
@@ -243,14 +254,18 @@ CONCEPTS: dict[str, str] = {
         "助手|助理|人工智能|アシスタント|어시스턴트*|인공지능*|ии|ші|yapay zeka|tekoäly*|umělá inteligence|"
         "sztuczn* inteligencj*|künstliche intelligenz|intelligence artificielle|inteligencia artificial|"
         "intelligenza artificiale|inteligência artificial|kunstmatige intelligentie|kecerdasan buatan|"
-        "trí tuệ nhân tạo|inteligența artificială|asistent*|asistentule|לעוזר|עוזר*|הבינה המלאכותית|מודל*|модел*|μοντέλο*|模型|モデル|모델*|=model*|modelo*|modèle*|modell*|modello*|chatbot*|챗봇*|聊天机器人|聊天機器人|チャットボット|avustaja*|에이전트*|エージェント|ии-агент*|агенту|агент|агента|ai-agent*|ki-agent*|ai-assistent*|ki-assistent*"
+        "trí tuệ nhân tạo|inteligența artificială|asistent*|asistentule|לעוזר|עוזר*|הבינה המלאכותית|מודל*|"
+        "модел*|μοντέλο*|模型|モデル|모델*|=model*|modelo*|modèle*|modell*|modello*|chatbot*|챗봇*|聊天机器人|聊天機器人|"
+        "チャットボット|avustaja*|에이전트*|エージェント|ии-агент*|агенту|агент|агента|=ai-agent*|ki-agent*|=ai-assistent*|"
+        "ki-assistent*"
     ),
     # "you / your" (the reader addressed)
     "you": (
         "tú|tu|tus|usted|tes|=ton|vous|votre|vos|du|dein*|dir|dich|tuo|tua|tuoi|=tue|você|voce|teu|"
         "jij|jouw|uw|ty|twoj*|twój|twoich|cię|din|ditt|dina|=dig|deg|dine|sinä|sinun|sinulle|tvoj*|tvůj|"
         "tvých|tě|tău|sen|senin|sana|ты|твои|твой|твоих|тебе|тебя|вы|ваш*|ти|твої|твій|тобі|εσύ|σου|"
-        "σας|أنت|انت|אתה|שלך|לך|तुम|आप|तुम्हारे|आपके|kamu|anda|bạn|คุณ|你|您|あなた|君|너*|당신*|네가|तुम्हें|आपको|तुमको|sizin|siz|senden|sinulla|sinua|sinut|sinulle"
+        "σας|أنت|انت|אתה|שלך|לך|तुम|आप|तुम्हारे|आपके|kamu|anda|bạn|คุณ|你|您|あなた|君|너*|당신*|네가|तुम्हें|आपको|"
+        "तुमको|sizin|siz|senden|sinulla|sinua|sinut|sinulle"
     ),
     # "my" (a correction of one's own words, not an order to the agent)
     "mine": (
@@ -260,12 +275,14 @@ CONCEPTS: dict[str, str] = {
     ),
     # "send / forward"
     "send": (
-        "envía*|envia*|manda|mándame|mandale|reenvía*|envoie*|envoyez|transfère*|transmets|transmettez|sende|senden|sendet|schicke*|"
+        "envía*|envia*|manda|mándame|mandale|reenvía*|envoie*|envoyez|transfère*|transmets|transmettez|sende|"
+        "senden|sendet|schicke*|"
         "schick|leite weiter|invia*|inoltra*|envie|mande|encaminhe|stuur*|verstuur*|wyślij|prześlij|skicka*|"
         "vidarebefordra*|=send|videresend*|lähetä|välitä|pošli|přepošli|trimite*|gönder*|ilet|iletin|отправ*|"
         "перешли|пришли|надішли|στείλε|στείλτε|προώθησε|أرسل|ارسل|שלח|שלחי|העבר|भेजो|भेजें|भेज दो|"
         "kirim|kirimkan|teruskan|gửi|chuyển tiếp|ส่ง|发给|發給|发送|發送|转发|轉發|发到|發到|寄给|寄給|"
-        "送信|送って|転送|送れ|보내*|전송*|전달*|pošlete|pošli*|leite|weiterleit*|sendet|envoie-moi|gửi cho|发过来|發過來|寄过来|أرسل*|فأرسل*|وأرسل*|ارسل*"
+        "送信|送って|転送|送れ|보내*|전송*|전달*|pošlete|pošli*|leite|weiterleit*|sendet|envoie-moi|gửi cho|发过来|發過來|寄过来|"
+        "أرسل*|فأرسل*|وأرسل*|ارسل*"
     ),
     # what is sent: conversations, history, memories, credentials, user data
     "data": (
@@ -274,14 +291,20 @@ CONCEPTS: dict[str, str] = {
         "conversazion*|dati|memorie|histórico|conversas|conversa|dados|senha*|memórias|geschiedenis|gesprek*|"
         "gegevens|wachtwoord*|herinneringen|=histori*|rozmow*|dane|hasła|hasło|wspomnie*|historik*|"
         "konversation*|samtal*|uppgifter|lösenord*|minnen|passord*|adgangskode*|samtaler|keskustelu*|tiedot|"
-        "salasan*|konverzac*|údaje|hesla|heslo|istoric*|conversații|conversațiile|conversatii|=parol*|geçmiş*|konuşma*|sohbet*|"
+        "salasan*|konverzac*|údaje|hesla|heslo|istoric*|conversații|conversațiile|conversatii|=parol*|"
+        "geçmiş*|konuşma*|sohbet*|"
         "veriler*|şifre*|parola*|истори*|переписк*|разговор*|данные|парол*|воспоминан*|памят*|істор*|"
         "листуван*|розмов*|дані|пам'ят*|ιστορικό|συνομιλ*|δεδομένα|κωδικ*|سجل|المحادثات|المحادثة|البيانات|"
         "كلمات المرور|الذكريات|היסטוריית|השיחות|שיחות|הנתונים|סיסמאות|הזיכרונות|इतिहास|बातचीत|डेटा|पासवर्ड|"
         "riwayat|percakapan|obrolan|kata sandi|memori|ingatan|lịch sử|cuộc trò chuyện|hội thoại|dữ liệu|"
         "mật khẩu|ký ức|ประวัติ|การสนทนา|ข้อมูล|รหัสผ่าน|对话|對話|聊天记录|聊天記錄|记录|記錄|数据|資料|"
         "密码|密碼|记忆|記憶|历史|歷史|会話|履歴|データ|パスワード|メモリ|대화*|기록*|데이터*|비밀번호*|"
-        "암호*|기억*|메모리*|paměť|paměti|přihlašovací*|факты|сохранённ*|сохраненн*|gespeichert*|guardad*|enregistré*|salvat*|opgeslagen|zapisan*|sparade|lagrede|tallennet*|uložen*|kayıtlı|збережен*|αποθηκευμέν*|المحفوظة|השמור*|सेव|tersimpan|đã lưu|ที่บันทึกไว้|保存的|保存された|저장된|银行卡号|銀行卡號|验证码|驗證碼|número de tarjeta|numărul cardului|kartennummer|numéro de carte|e-post*|e-mail*|correos|courriels|wiadomości|meddelanden|meldinger|viestit|zprávy|mesaje|mesajlar*|сообщения|письма|повідомлення|μηνύματα|رسائل|الرسائل|הודעות|संदेश|pesan|tin nhắn|邮件|郵件|メール|메일*|메시지*|.env|=credentials"
+        "암호*|기억*|메모리*|paměť|paměti|přihlašovací*|факты|сохранённ*|сохраненн*|gespeichert*|guardad*|"
+        "enregistré*|salvat*|opgeslagen|zapisan*|sparade|lagrede|tallennet*|uložen*|kayıtlı|збережен*|"
+        "αποθηκευμέν*|المحفوظة|השמור*|सेव|tersimpan|đã lưu|ที่บันทึกไว้|保存的|保存された|저장된|银行卡号|銀行卡號|验证码|驗證碼|"
+        "número de tarjeta|numărul cardului|kartennummer|numéro de carte|e-post*|=e-mail*|correos|courriels|"
+        "wiadomości|meddelanden|meldinger|viestit|zprávy|mesaje|mesajlar*|сообщения|письма|повідомлення|"
+        "μηνύματα|رسائل|الرسائل|הודעות|संदेश|pesan|tin nhắn|邮件|郵件|メール|메일*|메시지*|.env|=credentials"
     ),
     # where it goes: an address (the signs of a link or mail are added by the matcher)
     "dest": (
@@ -342,7 +365,7 @@ CONCEPTS: dict[str, str] = {
     # "without telling / keep it from / don't mention" (concealment from the person concerned)
     "conceal": (
         "sin decírselo|sin avisar|sin informar|no se lo digas|no le digas|oculta|sans le dire|sans prévenir|"
-        "ne le dis pas|cache|verschweige*|ohne es zu sagen|ohne zu erwähnen|sag es nicht|senza dirlo|"
+        "ne le dis pas|=cache|verschweige*|ohne es zu sagen|ohne zu erwähnen|sag es nicht|senza dirlo|"
         "senza avvisare|non dirlo|nascondi|sem contar|sem avisar|não conte|esconda|zonder te melden|"
         "vertel het niet|verzwijg*|nie mów|nie informuj|ukryj|utan att nämna|utan att berätta|säg inte|"
         "uten å si|ikke fortell|uden at sige|kertomatta|älä kerro|aniž bys|neříkej|fără să|nu-i spune|"
@@ -376,6 +399,61 @@ CONCEPTS: dict[str, str] = {
         "總結|摘要|読んで|読み込|要約|읽는*|읽고*|요약*|rezum*|samenvatten|підсумову*"
     ),
 }
+
+#: Six more languages (Hungarian, Swahili, Persian, Tagalog, Bengali, Urdu), one line each
+#: per concept; Persian and Urdu written without the zero-width non-joiner (normalising
+#: removes it), and fixes found on the blind part 17 after its one run (the Arabic "model",
+#: the Greek "describes", Russian and Turkish forms).
+MORE: dict[str, str] = {
+    "drop": "hagyd figyelmen kívül|felejtsd el|ne vedd figyelembe|puuza|sahau|acha kufuata|نادیده بگیر|فراموش کن|"
+            "کنار بگذار|huwag pansinin|kalimutan|balewalain|উপেক্ষা কর*|ভুলে যাও|অগ্রাহ্য|نظر انداز|نظرانداز|"
+            "بھول جاؤ|تخل*|nie trzymaj się|не придерживайся|bırak",
+    "earlier": "korábbi|előző|awali|zilizopita|قبلی|پیشین|nakaraang|naunang|আগের|পূর্ববর্তী|پچھلی|پچھلے|"
+               "في بداية|na początku|başta",
+    "rules": "utasítás*|szabály*|irányelv*|korlátozás*|maagizo|maelekezo|sheria|kanuni|vikwazo|دستورالعمل*|"
+             "دستورات|دستورها|قوانین|قواعد|محدودیت*|tagubilin|patakaran|panuntunan|নির্দেশ*|নিয়ম|ہدایات|ہدایت|"
+             "اصول|پابندیاں|zasad",
+    "from now on": "mostantól|ezentúl|mától|kuanzia sasa|tangu sasa|kuanzia leo|از این به بعد|از حالا به بعد|"
+                   "mula ngayon|simula ngayon|এখন থেকে|আজ থেকে|اب سے|آج سے",
+    "answer": "válasz*|ajánld|ajánlj|mondd|írd|jibu|majibu|pendekeza|taja|sema|mwambie|waambie|پاسخ|جواب|بگو|"
+              "پیشنهاد کن|توصیه کن|sagot|sumagot|sabihin|irekomenda|banggitin|উত্তর|বলো|বলুন|সুপারিশ|بتاؤ|"
+              "بتائیں|کہو|اكتب|πες|περιγράψ*",
+    "if": "ha|amikor|ikiwa|kama|endapo|اگر|هر وقت|وقتی|kung|kapag|যদি|যখন|جب",
+    "ask": "kérdez*|akiuliza|anauliza|atauliza|uliza*|پرسید|بپرسد|میپرسد|magtanong|nagtanong|tanungin|জিজ্ঞেস*|"
+           "پوچھے|پوچھتا",
+    "audience": "felhasználó*|valaki|ügyfél*|mtumiaji|watumiaji|mteja|کاربر|مشتری|کسی|gumagamit|ব্যবহারকারী|গ্রাহক|"
+                "صارف|گاہک",
+    "role": "rendszergazda*|fejlesztő*|adminisztrátor*|üzemeltető*|msimamizi|msanidi|watengenezaji|مدیر سیستم|"
+            "توسعه دهنده|توسعهدهنده|تیم توسعه|ادمین|tagapangasiwa|অ্যাডমিন|ডেভেলপার|প্রশাসক|منتظم|ڈویلپر|ایڈمن|"
+            "команды разработчиков|команда разработчиков|yöneticisiyim",
+    "unlock": "korlátozás nélkül|kapcsold ki|letilt*|jogosult*|felfed*|mutasd|bila vikwazo|ondoa vikwazo|"
+              "ruhusa|fichua|onyesha|بدون محدودیت|غیرفعال کن|مجاز|فاش کن|نشان بده|walang limitasyon|"
+              "pinahihintulutan|ibunyag|ipakita|সীমাবদ্ধতা ছাড়া|অনুমতি|প্রকাশ কর*|بغیر کسی پابندی|اجازت|"
+              "ظاہر کرو|отключ*|полными правами|полные права|kaldırıldı|kaldır*|tam yetki",
+    "agent": "asszisztens*|mesterséges intelligencia*|ai-asszisztens*|msaidizi|akili bandia|دستیار|هوش مصنوعی|"
+             "katulong|সহকারী|এআই|কৃত্রিম বুদ্ধিমত্তা|اسسٹنٹ|معاون|مصنوعی ذہانت|النموذج|نموذج*",
+    "you": "te|neked|téged|=ön|önnek|wewe|yako|lako|zako|تو|شما|ikaw|iyong|তুমি|আপনি|তোমার|আপনার|تم|آپ|تمہارے",
+    "send": "küldd*|továbbít*|tuma|peleka|بفرست|ارسال کن|ipadala|magpadala|পাঠাও|পাঠান|بھیجو|بھیجیں|paylaş*",
+    "data": "beszélgetés*|előzmény*|adat*|mazungumzo|historia|taarifa|تاریخچه|گفتگو|مکالمه|اطلاعات|داده*|"
+            "kasaysayan|usapan|pag-uusap|datos|কথোপকথন|ইতিহাস|তথ্য|گفتگو|معلومات|bilgi*",
+    "dest": "cím*|anwani|barua pepe|آدرس|نشانی|ঠিকানা|پتہ|ایڈریس",
+    "every": "minden|összes|kila|yote|zote|همه|هر|bawat|lahat|প্রতিটি|সব|تمام",
+    "always": "mindig|soha|kila mara|daima|kamwe|همیشه|هرگز|palagi|সবসময়|ہمیشہ",
+    "reading": "összefoglal*|olvas*|feldolgoz*|anayesoma|unayesoma|muhtasari|anayefupisha|میخواند|خلاصه|"
+               "nagbabasa|nagbubuod|buod|পড়ছে|সারসংক্ষেপ|پڑھ رہا|خلاصہ|περιγράφ*|=describe|décrit|beschreibt|"
+               "descrive|descreve|beschrijft|opisuje|beskriver|kuvailee|popisuje|descrie|tanımlayan|описывает|"
+               "описує|يصف|מתאר|mendeskripsikan|mô tả|อธิบาย|描述|説明|설명*",
+    "must": "kell|köteles|lazima|unapaswa|inabidi|باید|kailangan|অবশ্যই|لازمی|ضرور",
+    "conceal": "ne szólj|ne mondd el|bila kumwambia|usimwambie|bila kumjulisha|به کاربر نگو|بدون اطلاع|"
+               "پنهان کن|nang hindi sinasabi|huwag sabihin|না জানিয়ে|بتائے بغیر|مت بتانا|не сообщайте|не сообщать",
+    "secret": "jelszó*|jelszav*|kód*|nenosiri|nywila|msimbo|رمز عبور|کد|পাসওয়ার্ড|পিন|پاس ورڈ|کوڈ|סיסמ*|"
+              "הסיסמ*|הקוד",
+    "request": "kérd*|omba|muombe|waombe|بخواه|درخواست کن|hingin|humingi|চাও|চান|مانگو|לבקש",
+    "never": "soha|kamwe|usiwahi|هرگز|kailanman|কখনো না|کبھی نہیں",
+}
+for _concept, _terms in MORE.items():
+    CONCEPTS[_concept] += "|" + _terms
+
 
 #: Scripts written without spaces between words: their terms match anywhere.
 UNSPACED = ((0x3040, 0x30FF), (0x3400, 0x9FFF), (0xF900, 0xFAFF), (0x0E00, 0x0E7F))

@@ -135,7 +135,7 @@ ORDERS: tuple[Rule, ...] = (
           r"[^.!?\n]{0,60}?\b(?:as a comment|in (?:a|the|this) (?:comment|reply|thread|issue|channel|chat))"),
     rule("conditional", "scripts what an AI says when asked", 0.6,
           rf"\b(?:if|when|whenever)\s+(?:an?|the|any)\s+(?:\w+\s+)?{AGENT}s?\s+(?:is|are|gets?|get)\s+(?:ever\s+)?"
-          r"asked\b[^.!?\n]{0,100}?\b(?:it|they)\s+(?:should|must|shall|will|needs? to|has to|have to)\s+"
+          r"asked\b[^.!?\n]{0,100}?(?:,\s*|\b(?:it|they)\s+(?:should|must|shall|will|needs? to|has to|have to)\s+)"
           r"(?:always\s+|only\s+)?(?:say|tell|answer|reply|respond|claim|state|recommend|mention|suggest|point)"),
     rule("exfiltration", "asks to reveal its prompt or stored data", 0.5,
           r"\b(?:reveal|print|output|show|display|repeat|leak|dump|tell me|give me|share|disclose|list|expose)\s+"
