@@ -152,8 +152,8 @@ def _parser() -> argparse.ArgumentParser:
     # The screening section of "bench security" on its own, and through the embedded HTTP ingest.
     sb = bsub.add_parser("screening", help="injection screening: precision/recall per attack family")
     sb.add_argument("--corpus", type=Path, default=None, help="a JSON-lines corpus (default: the shipped one)")
-    sb.add_argument("--blind", type=int, nargs="?", const=12, choices=(12, 17), default=None,
-                    help="a shipped blind part, never tuned on: 12 (the default) or 17")
+    sb.add_argument("--blind", type=int, nargs="?", const=12, choices=(12, 19), default=None,
+                    help="a shipped blind part, never tuned on: 12 (the default) or 19")
     sb.add_argument("--locomo", type=Path, default=None,
                     help="instead: the share of this LoCoMo file's ordinary turns quarantined, per source")
     sb.add_argument("--cv", action="store_true", help="also a leave-one-part-out cross-validation of the learned model")

@@ -10,7 +10,10 @@ run, never tuned on: it is the blind estimate. Part 16 (half of it in 27 other l
 was written by a helper that never saw the rules or the corpus, run once by the screener
 it was written against, then tuned on. Part 15, written blind before that round, was its
 blind part: run once at the round's end, it became a development part, and part 17 (its own
-file, written by a helper blind to everything) is the blind part of the round after.
+file, written by a helper blind to everything) was the blind part of the round after, in which
+part 18 (English worded to pass keyword filters) was written, run once and tuned on. Part 17
+in turn joined the development parts after its one run, and part 19 is the blind part of the
+round after that.
 """
 
 from __future__ import annotations
