@@ -12,9 +12,16 @@ third-party pages) and not the user's own words.
 
 Matching: words are lower-cased and, in Latin script, folded without accents (an attacker
 may leave them out); a term ``stem*`` matches words it begins, ``-suffix`` words it ends
-(the Korean conditional ending), a phrase consecutive words. Unspaced scripts (Chinese,
-Japanese, Thai) match terms as substrings. Reading a sentence is a few dictionary
-look-ups per word, so ordinary English chat pays almost nothing.
+(the Korean conditional ending), a phrase consecutive words; Hebrew and Arabic words are
+also tried without the "and", "the", "to" written in front of them. Unspaced scripts
+(Chinese, Japanese, Thai) match terms as substrings. A term marked as also English counts
+towards its concept but a sign needs one that is not, so English is left to the English
+rules. Reading a sentence is a few dictionary look-ups per word: about 50 us for an
+ordinary chat turn.
+
+Two signs span sentences: a role claimed anywhere in the text ("This is the administrator.")
+counts in the sentence that grants rights, and an image link that carries a query string
+counts in every sentence (its dots end them).
 """
 
 from __future__ import annotations
