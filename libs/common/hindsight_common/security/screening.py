@@ -17,7 +17,7 @@ instruction aimed at the agent, and should it be quarantined? (pure, determinist
 - exfiltration: sending conversations, memories or credentials to a URL or address;
 - conflict: a low-trust memory that contradicts a more trusted one on the same
   subject and key;
-- the same families in 27 other languages (``screening_foreign``): words for "drop",
+- the same families in 33 other languages (``screening_foreign``): words for "drop",
   "instructions", "from now on", "if ... asks", "send" found together in one sentence;
 - classifier: the learned model (``screening_model``) reads the text as an attack; its
   reason names the n-grams that weighed most.
@@ -41,9 +41,9 @@ from typing import Literal, cast
 from hindsight_common.security.screening_decode import (
     encoded_layers,
     hidden_layers,
-    spaced_layers,
     invisible_count,
     normalise,
+    spaced_layers,
 )
 from hindsight_common.security.screening_foreign import discusses_attacks, foreign_signs
 from hindsight_common.security.screening_model import Classifier, shipped
@@ -223,10 +223,10 @@ def findings_of(text: str, layer: str = "text", depth: int = 0) -> list[Finding]
 #: p >= 0.71, third-party text from 0.665, assistant turns from 0.89, the user's words
 #: from 0.98). The margin was chosen by leave-one-part-out cross-validation (README), first
 #: as the most held-out attacks caught while the classifier alone held back at most 2.5% of
-#: the held-out benign samples; re-checked on the 14-part corpus (0.25), and again on the
-#: 16-part one, where pooled held-out accuracy is flat from 0.22 to 0.28 (1,236 to 1,239 of
-#: 1,285) and false quarantines of ordinary LoCoMo turns fall by half from 0.25 to 0.28, so
-#: 0.28. Never chosen on a blind part.
+#: the held-out benign samples; re-checked on the 14-part corpus (0.25), and again as the
+#: corpus grew to 17 development parts: pooled held-out accuracy is flat from 0.25 to 0.28
+#: (1,550 and 1,549 of 1,635) and false quarantines of ordinary LoCoMo turns stop falling at
+#: 0.28, so 0.28. Never chosen on a blind part.
 LEARNED_MARGIN = 0.28
 #: Below this probability the model leans benign: no finding at all.
 LEARNED_FLOOR = 0.5

@@ -23,7 +23,6 @@ from hindsight_common.security.screening_foreign import LEXICON
 #: trigger words or reorder what a human sees. (U+200D, the emoji joiner, is left alone.)
 INVISIBLE = re.compile("[\u200b\u200c\u200e\u200f\u2060-\u2064\u2066-\u2069\u202a-\u202e\u00ad\ufeff\u180e"
                        "\U000e0000-\U000e007f]")
-# Unicode tag characters: an invisible copy of ASCII (U+E0020-U+E007E), "ASCII smuggling".
 #: Words that ask for a decoding: "decode", "rot13", "backwards", in several languages.
 _DECODE_HINT = re.compile(
     r"rot-?13|decod|décod|dekod|decif|déchiffr|entschlüssel|avkoda|dekoodaa|dešifr|çöz|расшифр|декодир|"
@@ -31,6 +30,7 @@ _DECODE_HINT = re.compile(
     r"de trás para frente|achterstevoren|od tyłu|baklänges|baklengs|takaperin|pozpátku|invers|tersten|"
     r"задом наперёд|справа налево|навпаки|ανάποδα|بالعكس|הפוך|उल्टा|terbalik|ngược|กลับหลัง|倒过来|倒過來|"
     r"反过来|逆から|逆さ|거꾸로|解码|解碼|デコード|디코드", re.I)
+# Unicode tag characters: an invisible copy of ASCII (U+E0020-U+E007E), "ASCII smuggling".
 _TAGS = re.compile("[\U000e0020-\U000e007e]{4,}")
 _COMMENT = re.compile(r"<!--(.*?)(?:-->|$)", re.S)
 _HIDING_STYLE = re.compile(
@@ -48,9 +48,9 @@ _TAG = re.compile(r"<[^>]{1,200}>")
 _BASE64 = re.compile(r"(?<![\w+/-])[A-Za-z0-9+/_-]{16,}={0,2}")
 _HEX = re.compile(r"(?<![0-9A-Za-z])(?:[0-9a-fA-F]{2}[\s:]?){12,}")
 _URL_ESCAPES = re.compile(r"(?:%[0-9a-fA-F]{2}.*){4,}", re.S)
-# JSON or source-code escapes ("\\u0049\\u0067..."): a payload spelled one code point at a time.
 # Letters spelled out one at a time ("i g n o r e   t h e ..."), a way past word filters.
 _SPACED = re.compile(r"(?<!\w)(?:[A-Za-z][ \t]{1,3}){9,}[A-Za-z](?!\w)")
+# JSON or source-code escapes ("\\u0049\\u0067..."): a payload spelled one code point at a time.
 _CODE_ESCAPES = re.compile(r"(?:\\u[0-9a-fA-F]{4}|\\x[0-9a-fA-F]{2}){4,}")
 _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"})
 _LEET_WORD = re.compile(r"\b(?=\w*[a-z])(?=\w*[013457@$])[\w@$]{3,}\b", re.I)
@@ -163,10 +163,7 @@ def encoded_layers(text: str, readings: bool = True) -> list[Layer]:
                 break
     if _URL_ESCAPES.search(text):
         out.append(Layer("url", unquote(text)[:MAX_DECODED]))
-    for m in _CODE_ESCAPES.finditer(text):
-        out.append(Layer("escapes", _from_escapes(m.group(0))))
-        if len(out) >= 2 * MAX_CANDIDATES:
-            break
+    out += [Layer("escapes", _from_escapes(m.group(0))) for m in _CODE_ESCAPES.finditer(text)][:MAX_CANDIDATES]
     if not readings:
         return out
     runs = _uncommon_runs(text[:MAX_DECODED])
