@@ -241,9 +241,11 @@ def learned_findings(classifier: Classifier | None, text: str) -> list[Finding]:
     norm = normalise(text)
     for a, b in reversed(_quoted_spans(norm)):
         norm = norm[:a] + " " + norm[b:]
-    reading = classifier.read(norm)
-    if reading.probability < LEARNED_FLOOR:
+    # The probability alone first: most text leans benign, and naming the n-grams behind a
+    # reading (a sort of every n-gram of the window) cost as much as the reading itself.
+    if classifier.probability(norm) < LEARNED_FLOOR:
         return []
+    reading = classifier.read(norm)
     top = ", ".join(repr(g) for g in reading.evidence) or "no single n-gram"
     return [Finding("classifier", f"p={reading.probability:.2f}, n-grams {top}",
                     reading.probability - LEARNED_MARGIN)]
