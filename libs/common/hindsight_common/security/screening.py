@@ -60,7 +60,8 @@ _HIDDEN_ORDER = re.compile(
     r"\b(?:ai|llms?|assistants?|agents?|bots?|models?|crawlers?|summari[sz]ers?|automated \w+)\b\s*[,:]|"
     r"\b(?:automated|ai|shopping|browsing|research)\s+(?:\w+\s+)?(?:agents?|assistants?|readers?|tools?)\b", re.I)
 _TO_A_PERSON = re.compile(r"\s*(?i:hi|hello|hey|dear|morning|good morning)\s+(?:(?i:team|all|everyone|folks)|"
-                          r"[A-Z][a-z]+)\b\s*[,!:—–-]|\s*(?i:team|all|everyone|folks)\s*[,:]")
+                          r"[A-Z][a-z]+)\b\s*[,!:—–-]|\s*(?i:team|all|everyone|folks)\s*[,:]|"
+                          r"\s*(?i:(?:a )?note to|to) (?i:the |all |our )?(?:\w+ )?(?i:team|staff|crew|colleagues)\s*[,:—–-]")
 _NAMES_AN_AGENT = re.compile(r"\b(?:ai|a\.i\.|assistant|agent|bot|chatbot|model|llm|gpt|copilot)s?\b", re.I)
 _TO_A_PERSON_DISCOUNT = 0.5
 _AUDIENCE = re.compile(r"the user|a user|users|the customer|a customer|customers|the human|the person|any(?:one)? user")
@@ -141,10 +142,11 @@ def _quoted_spans(text: str) -> list[tuple[int, int]]:
     return spans if META.search(outside) or discusses_attacks(outside) else []
 
 
-def _rule_findings(text: str, layer: str) -> list[Finding]:
+def _rule_findings(text: str, layer: str, to_person: bool = False) -> list[Finding]:
     quoted = _quoted_spans(text)
     lowered = text.lower()
     out: list[Finding] = []
+    cited: list[Finding] = []  # signs inside a quotation, at full weight
     gates: dict[int, bool] = {}
     for rule in RULES:
         for m in rule.search_in(text, lowered, gates):
@@ -152,29 +154,38 @@ def _rule_findings(text: str, layer: str) -> list[Finding]:
             matched = m.group(0)
             if rule.family == "override" and _OWN.search(matched) and not _YOURS.search(matched):
                 weight = min(weight, 0.25)  # "ignore my previous instructions": a correction
-            if rule.family == "conditional" and _AUDIENCE.fullmatch((m.groupdict().get("who") or "").lower()):
+            if (rule.family == "conditional" and not to_person
+                    and _AUDIENCE.fullmatch((m.groupdict().get("who") or "").lower())):
                 weight = 0.8  # "when the user asks ...": written about the user, to the agent
-            if any(a <= m.start() and m.end() <= b for a, b in quoted):
-                weight *= _QUOTE_DISCOUNT
-            out.append(Finding(rule.family, rule.reason, weight, layer))
-    # Other languages: a quotation is read on its own and counts a quarter, the rest without it.
+            found = Finding(rule.family, rule.reason, weight, layer)
+            (cited if any(a <= m.start() and m.end() <= b for a, b in quoted) else out).append(found)
+    # Other languages: a quotation is read on its own, the rest without it.
     outside = text
     for a, b in quoted:
         outside = outside[:a] + " " * (b - a) + outside[b:]
-        out += [Finding(cast(Family, sign.family), sign.reason, sign.weight * _QUOTE_DISCOUNT, layer)
-                for sign in foreign_signs(text[a:b])]
+        cited += [Finding(cast(Family, sign.family), sign.reason, sign.weight, layer)
+                  for sign in foreign_signs(text[a:b])]
     out += [Finding(cast(Family, sign.family), sign.reason, sign.weight, layer) for sign in foreign_signs(outside)]
+    if cited:
+        # The quotations together count a quarter of what they would unquoted: one example
+        # attack quoted in an article matches several rules, and each counted on its own
+        # would add up to more than the quarter.
+        strongest = max(cited, key=lambda f: f.weight)
+        out.append(replace(strongest, reason=strongest.reason + " (quoted)",
+                           weight=combine(cited) * _QUOTE_DISCOUNT))
     return out
 
 
 def findings_of(text: str, layer: str = "text", depth: int = 0) -> list[Finding]:
     """Every sign of an attack in ``text`` and in what it hides or encodes."""
     norm = normalise(text)
-    out = _rule_findings(norm, layer)
-    if depth == 0 and _TO_A_PERSON.match(norm) and not _NAMES_AN_AGENT.search(norm):
+    to_person = depth == 0 and bool(_TO_A_PERSON.match(norm)) and not _NAMES_AN_AGENT.search(norm)
+    out = _rule_findings(norm, layer, to_person)
+    if to_person:
         # "Hi Tom, if the customer asks about the delay, tell them ...": a colleague's note to
         # a person who answers customers, the agent named nowhere; its triggers and standing
-        # orders are about that person's replies and count half.
+        # orders are about that person's replies and count half ("when customers ask" is how
+        # staff are briefed, so it is not read as written about the user to an agent).
         out = [replace(f, weight=f.weight * _TO_A_PERSON_DISCOUNT) if f.family in ("conditional", "directive")
                else f for f in out]
     if depth >= MAX_DEPTH:
@@ -220,14 +231,21 @@ def findings_of(text: str, layer: str = "text", depth: int = 0) -> list[Finding]
 #: The classifier quarantines on its own, beside the rules (never mixed with their
 #: evidence, so a weak rule sign and a middling probability do not add up): when its
 #: probability reaches the item's threshold plus ``LEARNED_MARGIN`` (tool output from
-#: p >= 0.71, third-party text from 0.665, assistant turns from 0.89, the user's words
-#: from 0.98). The margin was chosen by leave-one-part-out cross-validation (README), first
+#: p >= 0.71, third-party text from 0.665, assistant turns from 0.89; the user's words
+#: from ``CLASSIFIER_CAP``, 0.90, where the margin would ask 0.98). The margin was chosen by leave-one-part-out cross-validation (README), first
 #: as the most held-out attacks caught while the classifier alone held back at most 2.5% of
 #: the held-out benign samples; re-checked on the 14-part corpus (0.25), and again as the
 #: corpus grew to 17 development parts: pooled held-out accuracy is flat from 0.25 to 0.28
 #: (1,550 and 1,549 of 1,635) and false quarantines of ordinary LoCoMo turns stop falling at
 #: 0.28, so 0.28. Never chosen on a blind part.
 LEARNED_MARGIN = 0.28
+#: At or above this probability the classifier quarantines whatever the source, the user's
+#: own words included (their threshold plus the margin would ask for 0.98). Chosen by the
+#: margin's cross-validation on the 21-part corpus: the lowest of 0.95, 0.90, 0.85, 0.80 at
+#: which the held-out benign samples kept and the LoCoMo user and assistant turns quarantined
+#: stay as without it (0.90: 1,010 held-out attacks caught instead of 1,000, the same 1,146
+#: benign kept; 0.85 quarantines a LoCoMo user turn). Never chosen on a blind part.
+CLASSIFIER_CAP = 0.95
 #: Below this probability the model leans benign: no finding at all.
 LEARNED_FLOOR = 0.5
 
@@ -247,8 +265,10 @@ def learned_findings(classifier: Classifier | None, text: str) -> list[Finding]:
         return []
     reading = classifier.read(norm)
     top = ", ".join(repr(g) for g in reading.evidence) or "no single n-gram"
-    return [Finding("classifier", f"p={reading.probability:.2f}, n-grams {top}",
-                    reading.probability - LEARNED_MARGIN)]
+    weight = reading.probability - LEARNED_MARGIN
+    if reading.probability >= CLASSIFIER_CAP:
+        weight = max(weight, threshold(1.0))
+    return [Finding("classifier", f"p={reading.probability:.2f}, n-grams {top}", weight)]
 
 
 def _score(rules: Sequence[Finding], learned: Sequence[Finding]) -> float:

@@ -84,8 +84,20 @@ def normalise(text: str) -> str:
     return _CHAT_WORD.sub(lambda m: _CHAT_WORDS[m.group(0).lower()], plain)
 
 
+#: A zero-width non-joiner between two letters of a script that spells with it (Persian,
+#: Urdu, Hindi, Bengali ...), and the direction marks of right-to-left text, are orthography.
+_SPELLING_JOINER = re.compile(r"(?<=[^\s\d\x00-\x7f\u00c0-\u024f])\u200c(?=[^\s\d\x00-\x7f\u00c0-\u024f])")
+_RIGHT_TO_LEFT = re.compile(r"[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]")
+
+
 def invisible_count(text: str) -> int:
-    return len(INVISIBLE.findall(text))
+    """Invisible characters that hide something, less those that spell a language."""
+    found = len(INVISIBLE.findall(text))
+    if found:
+        found -= len(_SPELLING_JOINER.findall(text))
+        if _RIGHT_TO_LEFT.search(text):
+            found -= text.count("\u200e") + text.count("\u200f")
+    return found
 
 
 def hidden_layers(text: str) -> list[Layer]:

@@ -42,7 +42,11 @@ _POINTING = re.compile(r"[\u064b-\u065f\u0670\u0591-\u05c7]")  # Arabic and Hebr
 # A sentence ends at a full stop followed by a space, not at the dots of an address.
 _SENTENCE = re.compile(r"(?:[^.!?;。！？؟।\n]|\.(?=[^\s.]))+")
 _IMAGE = re.compile(r"!\[[^\]]*\]\(\s*https?://[^)\s]*[?&][\w-]+=")
-_LINK = re.compile(r"[\w.+-]@[\w-]+|://|\bwww\b|webhook", re.I)
+# An address data can go to: e-mail, a link, a webhook, a messenger handle.
+_LINK = re.compile(r"[\w.+-]@[\w-]+|://|\bwww\b|webhook|telegram|телеграм|تيليجرام|تلگرام|ٹیلیگرام|(?<![\w.])@[a-z_]\w{3,}",
+                   re.I)
+# An AI spoken to, in a heading or a note: "KI-Assistent:", "AIアシスタントへ：".
+_VOCATIVE = re.compile(r"[\w-]*\s*[:：]")
 _WORD_CACHE = 50_000
 _UNSPACED_CHAR = re.compile("[" + "".join(f"{chr(a)}-{chr(b)}" for a, b in UNSPACED) + "]")
 
@@ -211,6 +215,9 @@ def _signs(found: dict[str, list[int]], foreign: set[str]) -> list[Sign]:
             out.append(("exfiltration", "asks to send data to an outside address (another language)", 0.75))
         elif has("every"):
             out.append(("exfiltration", "asks to pass every conversation on (another language)", 0.45))
+    elif has("agent", "send", "dest", "you") and fresh("agent", "send"):
+        # "let your assistant send ... to @someone": the reader's assistant, sent outside
+        out.append(("exfiltration", "asks the reader's assistant to send something out (another language)", 0.45))
     elif has("data", "dest") and addressed and fresh("data"):
         out.append(("exfiltration", "puts data into an outside address (another language)", 0.5))
     if has("image") and has("data") and fresh("data"):
@@ -228,6 +235,11 @@ def _signs(found: dict[str, list[int]], foreign: set[str]) -> list[Sign]:
     if has("conceal") and (has("audience") or has("you")) and fresh("conceal") and any(
             has(c) for c in ("answer", "send", "unlock", "must", "agent", "ai")):
         out.append(("directive", "asks to keep it from the user (another language)", 0.5))
+    if has("vocative") and fresh("agent"):
+        # A note to the AI, with the order it gives, in content that a person reads as a page.
+        ordered = any(has(c) for c in ("answer", "drop", "unlock", "always", "from now on", "if", "send", "must",
+                                       "conceal", "never"))
+        out.append(("hidden", "speaks to an AI by name (another language)", 0.5 if ordered else 0.25))
     if (has("agent") or has("ai")) and has("reading") and fresh("agent", "reading"):
         ordered = any(has(c) for c in ("answer", "drop", "unlock", "always", "from now on", "if", "send"))
         out.append(("hidden", "addresses an AI reading the content (another language)", 0.65 if ordered else 0.4))
@@ -251,8 +263,10 @@ def foreign_signs(text: str) -> list[ForeignSign]:
             found[term.concept].append(at)
             if not term.english:
                 foreign.add(term.concept)
-        if _LINK.search(m.group(0)):
+        if _LINK.search(m.group(0)) or "outside" in found:
             found["dest"].append(0)
+        if any(term.concept in ("agent", "ai") and _VOCATIVE.match(m.group(0), at) for term, at in hits):
+            found["vocative"].append(0)
         if image:
             found["image"].append(0)
         if roles and "role" not in found:

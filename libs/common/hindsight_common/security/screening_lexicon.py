@@ -284,7 +284,13 @@ CONCEPTS: dict[str, str] = {
         "перешли|пришли|надішли|στείλε|στείλτε|προώθησε|أرسل|ارسل|שלח|שלחי|העבר|भेजो|भेजें|भेज दो|"
         "kirim|kirimkan|teruskan|gửi|chuyển tiếp|ส่ง|发给|發給|发送|發送|转发|轉發|发到|發到|寄给|寄給|"
         "送信|送って|転送|送れ|보내*|전송*|전달*|pošlete|pošli*|leite|weiterleit*|sendet|envoie-moi|gửi cho|发过来|發過來|寄过来|"
-        "أرسل*|فأرسل*|وأرسل*|ارسل*"
+        "أرسل*|فأرسل*|وأرسل*|ارسل*|"
+        # the third person and other forms ("let your assistant send ...")
+        "envíe|envíen|enviar|mandar|envoyer|transférer|schicken|inviare|enviar|enviem|versturen|wysłać|przesłać|"
+        "skicka|sende|lähettää|poslat|přeposlat|pošle|přepošle|trimită|göndersin|göndermesi*|перешле|пошлёт|"
+        "отправит|перешлёт|надішле|перешле|відправить|пошаље|проследи|прослиједи|pošalje|proslijedi|"
+        "αποστείλει|يرسل|ترسل|ישלח|תשלח|भेजे|भेजें|mengirim*|mengirimkan|anitumie|atume|tuma|"
+        "gửi đi|ส่งไป|寄送|送付|보내도록"
     ),
     # what is sent: conversations, history, memories, credentials, user data
     "data": (
@@ -306,7 +312,12 @@ CONCEPTS: dict[str, str] = {
         "αποθηκευμέν*|المحفوظة|השמור*|सेव|tersimpan|đã lưu|ที่บันทึกไว้|保存的|保存された|저장된|银行卡号|銀行卡號|验证码|驗證碼|"
         "número de tarjeta|numărul cardului|kartennummer|numéro de carte|e-post*|=e-mail*|correos|courriels|"
         "wiadomości|meddelanden|meldinger|viestit|zprávy|mesaje|mesajlar*|сообщения|письма|повідомлення|"
-        "μηνύματα|رسائل|الرسائل|הודעות|संदेश|pesan|tin nhắn|邮件|郵件|メール|메일*|메시지*|.env|=credentials"
+        "μηνύματα|رسائل|الرسائل|הודעות|संदेश|pesan|tin nhắn|邮件|郵件|メール|메일*|메시지*|.env|=credentials|"
+        # files and documents
+        "archivos|ficheros|documentos|fichiers|dateien|dokumente|documenti|file|arquivos|bestanden|pliki|plików|"
+        "dokumenty|filer|tiedostot|soubory|fișiere|fişiere|dosyalar*|belgeler*|файлы|файлів|файли|документы|"
+        "документи|αρχεία|έγγραφα|الملفات|ملفات|המסמכים|הקבצים|फ़ाइलें|फाइलें|दस्तावेज़|berkas|dokumen|tệp|tài liệu|"
+        "ไฟล์|เอกสาร|文件|檔案|ファイル|書類|파일*|문서*"
     ),
     # where it goes: an address (the signs of a link or mail are added by the matcher)
     "dest": (
@@ -403,7 +414,7 @@ CONCEPTS: dict[str, str] = {
 }
 
 for _concept, _terms in MORE.items():
-    CONCEPTS[_concept] += "|" + _terms
+    CONCEPTS[_concept] = CONCEPTS[_concept] + "|" + _terms if _concept in CONCEPTS else _terms
 
 
 #: Scripts written without spaces between words: their terms match anywhere.

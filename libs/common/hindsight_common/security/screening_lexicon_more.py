@@ -49,9 +49,21 @@ MORE: dict[str, str] = {
                "описує|يصف|מתאר|mendeskripsikan|mô tả|อธิบาย|描述|説明|설명*",
     "must": "kell|köteles|lazima|unapaswa|inabidi|باید|kailangan|অবশ্যই|لازمی|ضرور",
     "conceal": "ne szólj|ne mondd el|bila kumwambia|usimwambie|bila kumjulisha|به کاربر نگو|بدون اطلاع|"
-               "پنهان کن|nang hindi sinasabi|huwag sabihin|না জানিয়ে|بتائے بغیر|مت بتانا|не сообщайте|не сообщать",
+               "پنهان کن|nang hindi sinasabi|huwag sabihin|না জানিয়ে|بتائے بغیر|مت بتانا|не сообщайте|не сообщать|"
+               "tanpa memberitahu*|tanpa sepengetahuan|bi‌سروصدا|بی سروصدا|خاموشی سے|nem szólok|без да казвам|"
+               "без да питам|知らせない|伝えない|알리지 않*|không báo|ohne dich zu informieren|sem te avisar|sin avisarte|"
+               "sans te prévenir|ne demek|не сказав|не говорячи|без ведома|bez vědomí|bez wiedzy",
     "secret": "jelszó*|jelszav*|kód*|nenosiri|nywila|msimbo|رمز عبور|کد|পাসওয়ার্ড|পিন|پاس ورڈ|کوڈ|סיסמ*|"
               "הסיסמ*|הקוד",
     "request": "kérd*|omba|muombe|waombe|بخواه|درخواست کن|hingin|humingi|চাও|চান|مانگو|לבקש",
+    "you": "váš|vaše|vašeho|vašemu|vám|vás|vaš|vaša|vašem",
     "never": "soha|kamwe|usiwahi|هرگز|kailanman|কখনো না|کبھی نہیں",
+    # an address outside: where data goes that is not the user's
+    "outside": "dirección externa|correo externo|adresse externe|externe adresse|externe e-mail*|indirizzo esterno|"
+               "endereço externo|extern adres|zewnętrzny adres|adres zewnętrzny|externí adres*|adresă externă|"
+               "harici adres*|dış adres*|внешний адрес|внешнюю почту|зовнішню адресу|зовнішню пошту|εξωτερική διεύθυνση|"
+               "عنوان خارجي|כתובת חיצונית|बाहरी पते|alamat luar|alamat eksternal|địa chỉ bên ngoài|ที่อยู่ภายนอก|"
+               "外部地址|外部邮箱|外部郵箱|外部アドレス|外部のアドレス|외부 주소|külső cím*|anwani ya nje|آدرس بیرونی|"
+               "آدرس خارجی|panlabas na address|বাহ্যিক ঠিকানা|بیرونی ای میل|بیرونی پتے|външна адреса|външния адрес|"
+               "vanjsk* adres*|спољн* адрес*|ekstern adresse|extern adress|ulkoinen osoite",
 }

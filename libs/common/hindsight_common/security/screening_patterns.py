@@ -27,7 +27,7 @@ _WHO_WORDS = ("user", "customer", "anyone", "anybody", "someone", "somebody", "p
 _NEEDS_BY_REASON: dict[str, tuple[str, ...]] = {
     "asks to send data to an outside address": ("@", "://", "webhook", "pastebin", "discord", "telegram", ".example",
                                                  ".com", ".net", ".org", ".io", ".ru", ".cn", ".xyz", ".top", ".info",
-                                                 ".biz", ".co"),
+                                                 ".biz", ".co", "public"),
     "a standing order from now on (another language)": (
         "从现在开始", "从今以后", "以后", "a partir de", "désormais", "à partir de maintenant", "ab sofort", "von nun an",
         "d'ora in poi", "с этого момента", "отныне", "voortaan", "od teraz"),

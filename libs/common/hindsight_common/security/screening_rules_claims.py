@@ -95,10 +95,13 @@ CLAIMS: tuple[Rule, ...] = (
     rule("override", "asks to act as if it had no rules", 0.8,
           rf"\byou (?:were|have been|had been|'ve been)?\s*never (?:been )?given (?:any )?{RULE_NOUNS}|"
           rf"\b(?:pretend|imagine|act as if|act as though|behave as if|behave as though|as though|assume)\W+(?:that\W+)?(?:{W}\W+){{0,3}}?(?:your|the|"
-          rf"any|all)\W+(?:{W}\W+)?{RULE_NOUNS}|\byou (?:have|had) no (?:{W}\W+)?{RULE_NOUNS}"),
+          rf"any|all)\W+(?:{W}\W+)?{RULE_NOUNS}|\byou (?:have|had) no (?:{W}\W+)?{RULE_NOUNS}|"
+          r"\bas (?:if|though) (?:nothing|none of what|none of the things) (?:that )?(?:you were|you've been|you have been|"
+          r"was|you got) (?:ever\s+)?(?:told|given|said|instructed|taught)"),
     rule("override", "announces new instructions", 0.5,
           r"\b(?:new|updated|real|actual|revised|true|secret|hidden)\s+(?:task|instructions?|rules?|"
-          r"directives?|objective|goal|prompt|orders)\s*(?:[:\-–]|(?:is|are)\b)"),
+          r"directives?|objective|goal|prompt|orders)\s*(?:[:\-–]|(?:is|are)\b(?!\s+(?:now\s+)?(?:on|in|at|available|"
+          r"attached|linked|posted|published|online|live|out)\b))"),  # saying where new rules are is not giving them
     rule("override", "asks to turn off safeguards", 0.65,
           r"\b(?:disable|turn off|deactivate|remove|switch off|bypass|lift|suspend|circumvent|skip)\s+"
           r"(?:your|the|all|any)?\s*(?:\w+\s+)?(?:filters?|safety|safeguards?|guardrails?|restrictions|safety checks|"

@@ -24,6 +24,22 @@ _NOT_STAFF = "".join(rf"(?<!\b{w} )" for w in (
     "center", "human", "field", "letting", "shipping", "care", "press", "talent", "secret", "border", "claims",
     "leasing", "rental", "ticket", "help"))
 
+_STANDING = (r"(?:automatically|auto-?(?:approve|accept|confirm|pay|sign)\w*|from now on|going forward|from here on|"
+             r"henceforth|in (?:the )?future|every time|whenever|pre-?approved|pre-?authori[sz]ed)")
+_UNCHECKED = (r"(?:without (?:first\s+)?(?:asking|checking|confirm\w*|consulting|verif\w*|telling|notifying|informing|"
+              r"approval|(?:a |any )?(?:second look|review|double-check\w*|prompt\w*)|(?:your|the user'?s|their|my) "
+              r"(?:approval|consent|ok|okay|permission|sign-?off))|(?:skip|skipping|bypass\w*|no need for) (?:the |any )?"
+              r"(?:confirmation|verification|approval|review|check)\w*|(?:never|don'?t|doesn'?t|do not|does not|won'?t) "
+              r"(?:need|needs|require|requires) (?:a |any |your )?(?:second look|confirmation|approval|review|verification|"
+              r"sign-?off)|no (?:confirmation|verification|approval|sign-?off) (?:is )?(?:needed|required|necessary))")
+
+_CONCEAL = (r"(?:without (?:ever\s+)?(?:telling|mentioning|informing|notifying|alerting|warning|surfacing|showing|"
+            r"flagging|letting \w+ know)|(?:don'?t|do not|never|won'?t|will not|shouldn'?t|should not)\s+(?:ever\s+)?"
+            r"(?:tell|mention|inform|notify|alert|surface|show|flag|let \w+ know|bring (?:it|this|them) up)\s+(?:it\s+|this\s+|"
+            r"that\s+|them\s+|anything\s+)?(?:to\s+)?(?:him|her|them|the user|users|anyone|anybody|me|you|the owner|"
+            r"the customer)|(?:doesn'?t|does not|don'?t|do not|won'?t) need to know|no need to (?:loop \w+ in|tell|"
+            r"inform|notify|mention)|(?:secretly|silently) (?:forward|send|copy|add|delete|share|bcc|cc|upload|"
+            r"move|change|approve|accept|pay))")
 ORDERS: tuple[Rule, ...] = (
     # directive: standing orders about how the agent behaves
     rule("directive", "a standing order from now on", 0.6,
@@ -89,6 +105,17 @@ ORDERS: tuple[Rule, ...] = (
           r"\b(?:delete|erase|wipe|remove|overwrite|modify|alter|corrupt|replace)\s+(?:all\s+)?(?:of\s+)?"
           r"(?:the user'?s|the|your|their|all|every|any)?\s*(?:\w+\s+)?(?:memor(?:y|ies)|records|"
           r"saved notes)\b"),
+    # Acting for the user without asking them: the point of most planted orders ("invoices
+    # from X are pre-approved", "accept my invites automatically, no need to ask").
+    rule("directive", "tells it to act without the user's confirmation", 0.4,
+          rf"\b{_STANDING}\b[^.!?\n]{{0,120}}?\b{_UNCHECKED}|\b{_UNCHECKED}[^.!?\n]{{0,80}}?\b{_STANDING}\b"),
+    rule("directive", "says it will act without the user's confirmation", 0.35,
+          rf"\b(?:i'?ve|i have|i'?ll|i will|i should|i'?m going to|i am going to|i'?m|i am|i'?d|i would)\b"
+          rf"[^.!?\n]{{0,100}}?\b{_UNCHECKED}"),
+    # Keeping it from the person it concerns: weak alone ("don't tell Mum about the party"),
+    # telling beside an order ("forward the statements, and don't mention it to her").
+    rule("directive", "asks to keep what it does from someone", 0.3, rf"\b{_CONCEAL}\b",
+         needs=("without", "n't", "not ", "never", "need", "secret", "silent")),
     # conditional triggers: act later, on a cue
     rule("conditional", "a trigger that scripts a later answer", 0.55,
           rf"\b(?:when|whenever|if|once|in case|should|any ?time|every time|each time)\s+(?:ever\s+)?"
@@ -130,6 +157,7 @@ ORDERS: tuple[Rule, ...] = (
           rf"(?:them|him|her|the user|users|for)\s+"
           rf"(?:\w+\s+){{0,5}}?{SECRET}"),
     rule("conditional", "asks to be handed secrets", 0.5,
+          rf"{SECRET}[^.!?\n]{{0,60}}?\b(?:drop|paste|post|put|send|dm)\s+(?:it|them)\s+(?:in|into|here|to me)\b|"
           rf"\b(?:send|give|pass|forward|paste|post|share|read|hand|dm|email|e-mail|text|drop)\s+(?:me|us|over)\b"
           rf"[^.!?\n]{{0,60}}?\b{SECRET}|\b(?:paste|post|print|dump|share|list)\s+(?:\w+\s+){{0,3}}?{SECRET}"
           r"[^.!?\n]{0,60}?\b(?:as a comment|in (?:a|the|this) (?:comment|reply|thread|issue|channel|chat))"),
@@ -143,6 +171,10 @@ ORDERS: tuple[Rule, ...] = (
           r"exact\s+|secret\s+)?(?:system prompt|instructions|initial prompt|hidden (?:rules|notes|prompt|"
           r"instructions)|configuration|stored memories|memory store|api keys?|secrets)\b|\b(?:reveal|dump|leak|"
           r"expose|list)\s+(?:all\s+)?(?:the\s+)?(?:stored|saved|hidden)\s+(?:memories|notes|data|profiles?)\b"),
+    rule("exfiltration", "asks to dump every secret it can see", 0.75,
+          r"\b(?:print|dump|list|show|output|echo|reveal|display|paste|export)\s+(?:out\s+)?(?:every|all|each|any)\s+"
+          r"(?:of\s+)?(?:the\s+|your\s+)?(?:environment variables?|env vars?|credentials?|api keys?|secrets?|tokens?|"
+          r"passwords?)\b"),
     rule("conditional", "asks the reader for secrets", 0.3,
           rf"\b(?:type|enter|send|share|confirm|provide|reply with)\s+(?:your|their|the)\s+(?:\w+\s+)?{SECRET}"),
     # exfiltration: move data out
@@ -165,6 +197,12 @@ ORDERS: tuple[Rule, ...] = (
           r"(?:customer|client|user|member|patient|contact)s?'?\s+(?:profiles?|data|records?|details|information|info|"
           r"files|emails?|addresses|lists?)\b|\b(?:every|each|any|all) users?'?s?\s+(?:data|"
           r"memories|info|information|details|conversations|messages|files|secrets|history)\b"),
+    # A message that gets the reader's assistant to move data: "can your bot grab the .env".
+    rule("exfiltration", "asks someone's assistant to move data", 0.45,
+          rf"\b(?:your|whoever'?s|[a-z]+'s)\s+(?:ai\s+)?(?:assistant|bot|helper|agent|copilot)\b[^.!?\n]{{0,60}}?"
+          r"\b(?:send|forward|post|upload|share|drop|grab|pull|paste|export|attach|copy|e-?mail|dm|transfer|move)\b"
+          rf"[^.!?\n]{{0,60}}?(?<!\w)(?:{DATA}|{SECRET}|files?|documents?|folders?|attachments?|threads?|invoices?|"
+          r"statements?|payroll|lists?)\b"),
     rule("exfiltration", "an address that receives data", 0.25,
           rf"\b(?:send|forward|post|upload|e-?mail|transmit|copy|submit|dump|export|relay)\b[^.!?\n]{{0,100}}?"
           rf"{DEST}"),

@@ -59,7 +59,7 @@ SECRET = (r"(?:passwords?|passcodes?|pins?|card numbers?|credit cards?|cvv|crede
 DATA = (r"(?:conversations?|chats?|chat logs?|transcripts?|histor(?:y|ies)|messages|memor(?:y|ies)|"
         r"memory store|passwords?|credentials?|api keys?|tokens?|secrets?|personal (?:details|data|"
         r"information|info)|(?:the )?user'?s \w+|all (?:the |of the )?(?:data|information|messages|"
-        r"files|details|notes)|everything (?:you know|you have|stored|saved)|system prompt|"
+        r"files|details|notes)|everything (?:you know|you have|you'?ve (?:stored|saved|got|collected|kept)|stored|saved)|system prompt|"
         r"contents|session|card numbers?|contacts|private \w+|saved \w+|stored \w+|everything (?:you|that you) "
         r"(?:remember|have learned|learned|know about|recall)|their (?:files|data|documents|messages|contacts|"
         r"photos|history|details|credentials|passwords)|your (?:location|home address|phone number|contacts|passwords?|"
@@ -69,7 +69,8 @@ GIVEN = (r"(?:you(?:'ve| have)? (?:were |been )?(?:given|received|told|got|confi
          r"trained (?:with|on)|set up with|instructed with|shipped with|built with|deployed with|loaded with)|"
          r"given to you)")
 DEST = (r"(?:(?:https?|ftp)://\S+|[\w.+-]+@[\w-]+\.[\w.-]+|webhook|pastebin|discord|telegram|"
-        r"\b[\w-]+\.(?:example|com|net|org|io|ru|cn|xyz|top|info|biz|co)\b)")
+        r"\b[\w-]+\.(?:example|com|net|org|io|ru|cn|xyz|top|info|biz|co)\b|"
+        r"\bpublic (?:[#\w-]+ )?(?:channel|forum|repo(?:sitory)?|gist|page|group|chat)\b)")
 
 #: AGENT_ADDRESS can only match text naming an AI of some kind.
 AGENT_WORDS = ("ai", "a.i.", "llm", "language model", "bot", "assistant", "agent", "gpt", "model", "machine",
@@ -99,7 +100,7 @@ AGENT_ADDRESS = re.compile(
     r"gpt|machine)\b|"
     rf"\b(?:note|message|instructions?|attention|memo|notice|hint|a word|directive|order|command|request|important|"
     rf"info|information|guidance|policy|rules?)\s*(?:to|for|,|:)?\s+(?:the\s+|any\s+|"
-    rf"all\s+)?(?:ai\s+|automated\s+)?{AGENT}s?\b(?!\s+(?:at|in|on|of|from|who|manager|director|desk|coach))|"
+    rf"all\s+)?(?:ai\s+|automated\s+|[a-z-]+ing\s+)?{AGENT}s?\b(?!\s+(?:at|in|on|of|from|who|manager|director|desk|coach))|"
     rf"\b(?:this|the following|the next)\s+(?:text|message|note|section|part|content|page|paragraph|line)s?\s+"
     rf"(?:is|are)\s+(?:only\s+)?(?:for|to|meant for|intended for|addressed to|written for)\s+(?:the\s+|any\s+|all\s+)?"
     rf"{AGENT}s?\b|\bfor (?:ai|llm|language model|assistant|agent|bot|gpt)s?(?: models?| systems?)? only\b|"
