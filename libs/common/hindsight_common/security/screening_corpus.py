@@ -12,8 +12,10 @@ it was written against, then tuned on. Part 15, written blind before that round,
 blind part: run once at the round's end, it became a development part, and part 17 (its own
 file, written by a helper blind to everything) was the blind part of the round after, in which
 part 18 (English worded to pass keyword filters) was written, run once and tuned on. Part 17
-in turn joined the development parts after its one run, and part 19 is the blind part of the
-round after that.
+in turn joined the development parts after its one run, and so did part 19, the blind part of
+the round after that. Parts 21 (English), 22 (other languages) and 23 (tool output) were
+written blind by helpers for the next round, run once and joined the development parts
+(``NEWEST_PARTS``: tuned on only in part); part 20 is that round's blind part.
 """
 
 from __future__ import annotations
@@ -25,7 +27,11 @@ from dataclasses import dataclass, field
 from hindsight_common.security.screening import Screener, Verdict
 from hindsight_common.security.screening_samples import BLIND, BLIND_PARTS, CORPUS, Sample, load_corpus
 
-__all__ = ["BLIND", "BLIND_PARTS", "CORPUS", "FamilyFigures", "Figures", "Outcome", "Sample", "figures", "load_corpus", "score"]
+#: Development parts of the latest round: run once, tuned on only in part, so the test holds
+#: them to what they reached rather than to the targets.
+NEWEST_PARTS = frozenset({21, 22, 23})
+
+__all__ = ["BLIND", "BLIND_PARTS", "CORPUS", "NEWEST_PARTS", "FamilyFigures", "Figures", "Outcome", "Sample", "figures", "load_corpus", "score"]
 
 
 @dataclass(frozen=True)
