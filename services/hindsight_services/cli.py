@@ -14,6 +14,7 @@ from typing import Any
 import httpx
 
 from hindsight_common.errors import HindsightError
+from hindsight_common.security.screening_samples import BLIND_PARTS
 from hindsight_common.settings import DEFAULT_GRPC_PORT, DEFAULT_HOST, DEFAULT_PORT, load_settings
 from hindsight_services.auth import api_key_headers
 from hindsight_services.cli_keys import add_arguments as add_keys_arguments
@@ -152,8 +153,9 @@ def _parser() -> argparse.ArgumentParser:
     # The screening section of "bench security" on its own, and through the embedded HTTP ingest.
     sb = bsub.add_parser("screening", help="injection screening: precision/recall per attack family")
     sb.add_argument("--corpus", type=Path, default=None, help="a JSON-lines corpus (default: the shipped one)")
-    sb.add_argument("--blind", type=int, nargs="?", const=12, choices=(12, 19), default=None,
-                    help="a shipped blind part, never tuned on: 12 (the default) or 19")
+    sb.add_argument("--blind", type=int, nargs="?", const=12, choices=sorted(BLIND_PARTS), default=None,
+                    help="a shipped blind part, never tuned on: "
+                         + " or ".join(f"{n}{' (the default)' if n == 12 else ''}" for n in sorted(BLIND_PARTS)))
     sb.add_argument("--locomo", type=Path, default=None,
                     help="instead: the share of this LoCoMo file's ordinary turns quarantined, per source")
     sb.add_argument("--cv", action="store_true", help="also a leave-one-part-out cross-validation of the learned model")
