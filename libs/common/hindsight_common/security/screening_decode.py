@@ -29,7 +29,8 @@ _DECODE_HINT = re.compile(
     r"розшифр|αποκωδικ|فك|פענח|डिकोड|revers|backwards|al revés|à l'envers|rückwärts|al contrario|"
     r"de trás para frente|achterstevoren|od tyłu|baklänges|baklengs|takaperin|pozpátku|invers|tersten|"
     r"задом наперёд|справа налево|навпаки|ανάποδα|بالعكس|הפוך|उल्टा|terbalik|ngược|กลับหลัง|倒过来|倒過來|"
-    r"反过来|逆から|逆さ|거꾸로|解码|解碼|デコード|디코드", re.I)
+    r"反过来|逆から|逆さ|거꾸로|解码|解碼|デコード|디코드|الٹا|برعکس|উল্টো|ডিকোড|رمزگشایی|dekódol|visszafelé|"
+    r"i-decode|baligtad|pabaligtad|simbua|kinyume", re.I)
 # Unicode tag characters: an invisible copy of ASCII (U+E0020-U+E007E), "ASCII smuggling".
 _TAGS = re.compile("[\U000e0020-\U000e007e]{4,}")
 _COMMENT = re.compile(r"<!--(.*?)(?:-->|$)", re.S)
@@ -50,6 +51,8 @@ _HEX = re.compile(r"(?<![0-9A-Za-z])(?:[0-9a-fA-F]{2}[\s:]?){12,}")
 _URL_ESCAPES = re.compile(r"(?:%[0-9a-fA-F]{2}.*){4,}", re.S)
 # Letters spelled out one at a time ("i g n o r e   t h e ..."), a way past word filters.
 _SPACED = re.compile(r"(?<!\w)(?:[A-Za-z][ \t]{1,3}){9,}[A-Za-z](?!\w)")
+# The same with a dot, dash or star between the letters of a word ("S.e.n.d y.o.u.r").
+_DOTTED = re.compile(r"(?<![\w.])(?=[A-Za-z][.·*_-][A-Za-z])(?:[A-Za-z](?:[.·*_-]|[.·*_-]?[ \t]{1,3})){9,}[A-Za-z](?![\w])")
 # JSON or source-code escapes ("\\u0049\\u0067..."): a payload spelled one code point at a time.
 _CODE_ESCAPES = re.compile(r"(?:\\u[0-9a-fA-F]{4}|\\x[0-9a-fA-F]{2}){4,}")
 _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"})
@@ -136,7 +139,10 @@ def _from_base64(blob: str) -> str | None:
 def spaced_layers(raw: str) -> list[Layer]:
     """Letters spelled out one at a time, read as words: from the text as sent (normalising
     collapses the wider gaps that separate the words)."""
-    return [Layer("spaced letters", _from_spaced(m.group(0))) for m in _SPACED.finditer(raw)][:MAX_CANDIDATES]
+    out = [Layer("spaced letters", _from_spaced(m.group(0))) for m in _SPACED.finditer(raw)]
+    out += [Layer("spaced letters", " ".join(re.sub(r"[.·*_-]", "", w) for w in m.group(0).split())[:MAX_DECODED])
+            for m in _DOTTED.finditer(raw)]
+    return out[:MAX_CANDIDATES]
 
 
 def _from_spaced(run: str) -> str:

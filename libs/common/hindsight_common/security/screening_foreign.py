@@ -46,7 +46,7 @@ _IMAGE = re.compile(r"!\[[^\]]*\]\(\s*https?://[^)\s]*[?&][\w-]+=")
 _LINK = re.compile(r"[\w.+-]@[\w-]+|://|\bwww\b|webhook|telegram|телеграм|تيليجرام|تلگرام|ٹیلیگرام|(?<![\w.])@[a-z_]\w{3,}",
                    re.I)
 # An AI spoken to, in a heading or a note: "KI-Assistent:", "AIアシスタントへ：".
-_VOCATIVE = re.compile(r"[\w-]*\s*[:：]")
+_VOCATIVE = re.compile(r"(?:[\w-]+\s+)?[\w-]*\s*[:：]")
 _WORD_CACHE = 50_000
 _UNSPACED_CHAR = re.compile("[" + "".join(f"{chr(a)}-{chr(b)}" for a, b in UNSPACED) + "]")
 
@@ -188,6 +188,8 @@ def _signs(found: dict[str, list[int]], foreign: set[str]) -> list[Sign]:
         if owned and not has("you"):
             weight = 0.25  # "olvida mis instrucciones anteriores": a correction of one's own words
         out.append(("override", "asks to drop earlier instructions (another language)", weight))
+    if has("cancelled", "rules", "earlier") and not has("drop") and fresh("cancelled", "rules", "earlier"):
+        out.append(("override", "declares earlier instructions void (another language)", 0.85))
     if has("system prompt") and fresh("system prompt"):
         out.append(("authority", "names the system prompt (another language)", 0.5))
         if has("unlock"):

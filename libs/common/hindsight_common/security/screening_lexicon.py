@@ -351,7 +351,7 @@ CONCEPTS: dict[str, str] = {
     "secret": (
         "=otp|=pin|=cvv|contraseña*|clave|mot de passe|passwort|kennwort|senha*|wachtwoord*|hasł*|hasel|"
         "lösenord*|passord*|adgangskode*|salasan*|heslo|hesla|parol*|şifre*|пароль*|пин-код*|κωδικ*|"
-        "كلمة المرور|الرمز|סיסמ*|पासवर्ड|पिन|kata sandi|kode|mật khẩu|mã xác nhận|รหัสผ่าน|รหัส|"
+        "كلمة المرور|الرمز|סיסמ*|पासवर्ड|पिन|kata sandi|kode|mật khẩu|mã xác nhận|รหัสผ่าน|"
         "密码|密碼|验证码|驗證碼|パスワード|暗証番号|認証コード|비밀번호*|인증번호*|=password*|=passcode*"
     ),
     # "ask them for / have them give" (a request put to the user)
@@ -365,6 +365,7 @@ CONCEPTS: dict[str, str] = {
     "never": (
         "nunca|jamás|jamais|niemals|nie wieder|nooit|nigdy|aldrig|aldri|koskaan|nikdy|niciodată|asla|"
         "никогда|ніколи|ποτέ|أبدا|أبدًا|לעולם|कभी नहीं|jangan pernah|không bao giờ|ห้าม|绝不|絕不|永远不要|"
+        "不要照做|请勿|請勿|切勿|"
         "永遠不要|決して|절대*"
     ),
     # "must / is to / is required to" (an obligation laid on someone)

@@ -9,15 +9,15 @@ from __future__ import annotations
 #: removes it), and fixes found on the blind part 17 after its one run (the Arabic "model",
 #: the Greek "describes", Russian and Turkish forms).
 MORE: dict[str, str] = {
-    "drop": "hagyd figyelmen kívül|felejtsd el|ne vedd figyelembe|puuza|sahau|acha kufuata|نادیده بگیر|فراموش کن|"
+    "drop": "বাদ দাও|বাদ দিন|bhool jao|bhul jao|bhool jaao|ignore karo|nazarandaz karo|hagyd figyelmen kívül|felejtsd el|ne vedd figyelembe|puuza|sahau|acha kufuata|نادیده بگیر|فراموش کن|"
             "کنار بگذار|huwag pansinin|kalimutan|balewalain|উপেক্ষা কর*|ভুলে যাও|অগ্রাহ্য|نظر انداز|نظرانداز|"
             "بھول جاؤ|تخل*|nie trzymaj się|не придерживайся|bırak",
-    "earlier": "korábbi|előző|awali|zilizopita|قبلی|پیشین|nakaraang|naunang|আগের|পূর্ববর্তী|پچھلی|پچھلے|"
+    "earlier": "pehle wale|pehle ke|pichhle|korábbi|előző|awali|zilizopita|قبلی|پیشین|nakaraang|naunang|আগের|পূর্ববর্তী|پچھلی|پچھلے|"
                "في بداية|na początku|başta",
-    "rules": "utasítás*|szabály*|irányelv*|korlátozás*|maagizo|maelekezo|sheria|kanuni|vikwazo|دستورالعمل*|"
+    "rules": "=rules|=rule|utasítás*|szabály*|irányelv*|korlátozás*|maagizo|maelekezo|sheria|kanuni|vikwazo|دستورالعمل*|"
              "دستورات|دستورها|قوانین|قواعد|محدودیت*|tagubilin|patakaran|panuntunan|নির্দেশ*|নিয়ম|ہدایات|ہدایت|"
              "اصول|پابندیاں|zasad",
-    "from now on": "mostantól|ezentúl|mától|kuanzia sasa|tangu sasa|kuanzia leo|از این به بعد|از حالا به بعد|"
+    "from now on": "ab se|aaj se|mostantól|ezentúl|mától|kuanzia sasa|tangu sasa|kuanzia leo|از این به بعد|از حالا به بعد|"
                    "mula ngayon|simula ngayon|এখন থেকে|আজ থেকে|اب سے|آج سے",
     "answer": "válasz*|ajánld|ajánlj|mondd|írd|jibu|majibu|pendekeza|taja|sema|mwambie|waambie|پاسخ|جواب|بگو|"
               "پیشنهاد کن|توصیه کن|sagot|sumagot|sabihin|irekomenda|banggitin|উত্তর|বলো|বলুন|সুপারিশ|بتاؤ|"
@@ -34,10 +34,10 @@ MORE: dict[str, str] = {
               "ruhusa|fichua|onyesha|بدون محدودیت|غیرفعال کن|مجاز|فاش کن|نشان بده|walang limitasyon|"
               "pinahihintulutan|ibunyag|ipakita|সীমাবদ্ধতা ছাড়া|অনুমতি|প্রকাশ কর*|بغیر کسی پابندی|اجازت|"
               "ظاہر کرو|отключ*|полными правами|полные права|kaldırıldı|kaldır*|tam yetki",
-    "agent": "asszisztens*|mesterséges intelligencia*|ai-asszisztens*|msaidizi|akili bandia|دستیار|هوش مصنوعی|"
+    "agent": "pomočnik*|pomočniku|உதவியாளர*|비서*|pembantu|সহকারী*|asistentam|asistents|asystent*|mratibu|помічник*|помощник*|asszisztens*|mesterséges intelligencia*|ai-asszisztens*|msaidizi|akili bandia|دستیار|هوش مصنوعی|"
              "katulong|সহকারী|এআই|কৃত্রিম বুদ্ধিমত্তা|اسسٹنٹ|معاون|مصنوعی ذہانت|النموذج|نموذج*",
     "you": "te|neked|téged|=ön|önnek|wewe|yako|lako|zako|تو|شما|ikaw|iyong|তুমি|আপনি|তোমার|আপনার|تم|آپ|تمہارے",
-    "send": "küldd*|továbbít*|tuma|peleka|بفرست|ارسال کن|ipadala|magpadala|পাঠাও|পাঠান|بھیجو|بھیجیں|paylaş*",
+    "send": "перешліть|надішліть|перешлите|отправьте|пришлите|küldd*|továbbít*|tuma|peleka|بفرست|ارسال کن|ipadala|magpadala|পাঠাও|পাঠান|بھیجو|بھیجیں|paylaş*",
     "data": "beszélgetés*|előzmény*|adat*|mazungumzo|historia|taarifa|تاریخچه|گفتگو|مکالمه|اطلاعات|داده*|"
             "kasaysayan|usapan|pag-uusap|datos|কথোপকথন|ইতিহাস|তথ্য|گفتگو|معلومات|bilgi*",
     "dest": "cím*|anwani|barua pepe|آدرس|نشانی|ঠিকানা|پتہ|ایڈریس",
@@ -57,6 +57,12 @@ MORE: dict[str, str] = {
               "הסיסמ*|הקוד",
     "request": "kérd*|omba|muombe|waombe|بخواه|درخواست کن|hingin|humingi|চাও|চান|مانگو|לבקש",
     "you": "váš|vaše|vašeho|vašemu|vám|vás|vaš|vaša|vašem",
+    # "cancelled, revoked": earlier rules declared void only with "earlier" beside them
+    # ("the restrictions for the guest network were lifted" is an admin's news)
+    "cancelled": "anulad*|cancelad*|annulé*|aufgehoben|annullat*|zrušen*|anulowan*|upphäv*|ophævet|opphevet|"
+                 "peruttu|iptal edildi|ακυρώθηκαν|ألغيت|أُلغيت|בוטלו|रद्द|dibatalkan|bị hủy|ยกเลิก|已取消|취소*|"
+                 "বাতিল|منسوخ|لغو شد|atcelt*|razveljavljen*|поништен*|отменени|отменен*|отменяются|"
+                 "аннулирован*|скасован*",
     "never": "soha|kamwe|usiwahi|هرگز|kailanman|কখনো না|کبھی نہیں",
     # an address outside: where data goes that is not the user's
     "outside": "dirección externa|correo externo|adresse externe|externe adresse|externe e-mail*|indirizzo esterno|"

@@ -26,7 +26,8 @@ _NOT_STAFF = "".join(rf"(?<!\b{w} )" for w in (
 
 _STANDING = (r"(?:automatically|auto-?(?:approve|accept|confirm|pay|sign)\w*|from now on|going forward|from here on|"
              r"henceforth|in (?:the )?future|every time|whenever|pre-?approved|pre-?authori[sz]ed)")
-_UNCHECKED = (r"(?:without (?:first\s+)?(?:asking|checking|confirm\w*|consulting|verif\w*|telling|notifying|informing|"
+_UNCHECKED = (r"(?:without (?:first\s+)?(?:returning to|going back to|asking|checking|confirm\w*|consulting|verif\w*|"
+              r"telling|notifying|informing|"
               r"approval|(?:a |any )?(?:second look|review|double-check\w*|prompt\w*)|(?:your|the user'?s|their|my) "
               r"(?:approval|consent|ok|okay|permission|sign-?off))|(?:skip|skipping|bypass\w*|no need for) (?:the |any )?"
               r"(?:confirmation|verification|approval|review|check)\w*|(?:never|don'?t|doesn'?t|do not|does not|won'?t) "
@@ -199,7 +200,9 @@ ORDERS: tuple[Rule, ...] = (
           r"memories|info|information|details|conversations|messages|files|secrets|history)\b"),
     # A message that gets the reader's assistant to move data: "can your bot grab the .env".
     rule("exfiltration", "asks someone's assistant to move data", 0.45,
-          rf"\b(?:your|whoever'?s|[a-z]+'s)\s+(?:ai\s+)?(?:assistant|bot|helper|agent|copilot)\b[^.!?\n]{{0,60}}?"
+          rf"(?:\b(?:your|whoever'?s|[a-z]+'s)\s+(?:ai\s+)?(?:assistant|bot|helper|agent|copilot)|\b(?:have|get|let|ask|"
+          r"tell)\s+the\s+(?:ai\s+)?(?:assistant|bot|agent|copilot)|\bthe\s+(?:ai\s+)?(?:assistant|bot|agent|copilot)\s+"
+          r"(?:that\s+|which\s+|who\s+)?(?:manag|read|handl|run|sort|process|check|monitor)\w*)\b[^.!?\n]{0,60}?"
           r"\b(?:send|forward|post|upload|share|drop|grab|pull|paste|export|attach|copy|e-?mail|dm|transfer|move)\b"
           rf"[^.!?\n]{{0,60}}?(?<!\w)(?:{DATA}|{SECRET}|files?|documents?|folders?|attachments?|threads?|invoices?|"
           r"statements?|payroll|lists?)\b"),

@@ -74,7 +74,7 @@ DEST = (r"(?:(?:https?|ftp)://\S+|[\w.+-]+@[\w-]+\.[\w.-]+|webhook|pastebin|disc
 
 #: AGENT_ADDRESS can only match text naming an AI of some kind.
 AGENT_WORDS = ("ai", "a.i.", "llm", "language model", "bot", "assistant", "agent", "gpt", "model", "machine",
-               "automated")
+               "automated", "copilot", "grader")
 
 #: Words that mark text as *talking about* attacks (security training, research, a filter's
 #: test cases): a sign that sits inside quotes in such text is a quotation, not an order.
@@ -94,6 +94,13 @@ QUOTED = re.compile(r"\"[^\"\n]{3,400}\"|“[^”\n]{3,400}”|(?<!\w)'[^'\n]{3,
 #: Text that speaks to an AI that happens to read it (a web page, a document, an e-mail
 #: talking past the human to the agent): rarely innocent in content the agent fetched.
 AGENT_ADDRESS = re.compile(
+    # an AI named by what it does to the text: "Assistant managing this home:", "language
+    # models comparing these accounts should", "Grading model:", "AI helpers installing this mod:"
+    r"\b(?:ai|llm|language model|model|bot|chat ?bot|assistant|ai assistant|ai agent|automated agent|copilot|gpt|"
+    r"ai helper|grader)s?\s+(?:that\s+|who\s+|which\s+)?(?:is\s+|are\s+)?[a-z]+ing\b[^.!?\n:]{0,50}?(?::|\b(?:should|"
+    r"must|shall|needs? to|is required to|are required to|has to|have to)\b)|"
+    r"\b(?:grading|reader|reviewing|scoring|summari[sz]ing|screening|indexing|answering|automated)\s+"
+    r"(?:ai|llm|model|bot|assistant|agent|grader|helper)s?\s*:|"
     rf"\b{AGENT}s?\s+(?:[\w-]+\s+)?(?:that (?:is |are )?)?(?:reading|processing|parsing|summari[sz]ing|browsing|"
     r"analy[sz]ing|seeing|scanning|crawling|ingesting|indexing)\s+(?:this|these|the following|my|our)\b|"
     rf"\bif you(?: are|'re)\s+(?:an?\s+)?(?:ai|llm|language model|assistant|bot|chat ?bot|agent|automated|"
