@@ -47,7 +47,7 @@ from hindsight_common.security.screening_decode import (
 )
 from hindsight_common.security.screening_foreign import discusses_attacks, foreign_signs
 from hindsight_common.security.screening_model import Classifier, shipped
-from hindsight_common.security.screening_patterns import RULES, Family
+from hindsight_common.security.screening_patterns import Family, rules_to_try
 from hindsight_common.security.screening_words import AGENT_ADDRESS, AGENT_WORDS, META, ORDER_START, QUOTED
 from hindsight_common.events.security import Source
 from hindsight_common.security.screening_trust import lowest, threshold, trust_table
@@ -147,9 +147,8 @@ def _rule_findings(text: str, layer: str, to_person: bool = False) -> list[Findi
     lowered = text.lower()
     out: list[Finding] = []
     cited: list[Finding] = []  # signs inside a quotation, at full weight
-    gates: dict[int, bool] = {}
-    for rule in RULES:
-        for m in rule.search_in(text, lowered, gates):
+    for rule in rules_to_try(lowered):
+        for m in rule.pattern.finditer(text):
             weight = rule.weight
             matched = m.group(0)
             if rule.family == "override" and _OWN.search(matched) and not _YOURS.search(matched):

@@ -13,13 +13,14 @@ previous instructions" an override, so the rules name instruction-like objects.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from hindsight_common.security.screening_rule import FAMILIES, Family, Rule
 from hindsight_common.security.screening_rules_claims import CLAIMS
 from hindsight_common.security.screening_rules_orders import ORDERS
 
-__all__ = ["FAMILIES", "Family", "RULES", "Rule"]
+__all__ = ["FAMILIES", "Family", "RULES", "Rule", "rules_to_try"]
 
 _WHO_WORDS = ("user", "customer", "anyone", "anybody", "someone", "somebody", "people", "person", "they", "he ",
               "she ", "human", "topic", "asked", "comes up", "mention", "question", "request")
@@ -49,3 +50,20 @@ _NEEDS_BY_REASON: dict[str, tuple[str, ...]] = {
     "an always/never order about answers": ("always", "never", "only", "don't ever", "do not ever"),
 }
 RULES: tuple[Rule, ...] = tuple(replace(r, needs=_NEEDS_BY_REASON.get(r.reason, r.needs)) for r in CLAIMS + ORDERS)
+
+# The rules by pre-check: each distinct pre-check is tried once per text, and the rules
+# behind a failed one are never visited (most ordinary text fails nearly all of them, and
+# visiting ~100 rules one by one cost more than the searches themselves).
+_UNGATED: tuple[int, ...] = tuple(i for i, r in enumerate(RULES) if not r.needs)
+_BY_GATE: tuple[tuple[re.Pattern[str], tuple[int, ...]], ...] = tuple(
+    (re.compile("|".join(re.escape(n) for n in needs)), tuple(i for i, r in enumerate(RULES) if r.needs == needs))
+    for needs in dict.fromkeys(r.needs for r in RULES if r.needs))
+
+
+def rules_to_try(lowered: str) -> list[Rule]:
+    """The rules whose pre-check ``lowered`` (a lower-cased text) passes, in ``RULES`` order."""
+    tried = list(_UNGATED)
+    for gate, rows in _BY_GATE:
+        if gate.search(lowered):
+            tried += rows
+    return [RULES[i] for i in sorted(tried)]

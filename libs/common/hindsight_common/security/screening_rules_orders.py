@@ -41,6 +41,10 @@ _CONCEAL = (r"(?:without (?:ever\s+)?(?:telling|mentioning|informing|notifying|a
             r"the customer)|(?:doesn'?t|does not|don'?t|do not|won'?t) need to know|no need to (?:loop \w+ in|tell|"
             r"inform|notify|mention)|(?:secretly|silently) (?:forward|send|copy|add|delete|share|bcc|cc|upload|"
             r"move|change|approve|accept|pay))")
+#: Every wording of _UNCHECKED holds one of these (the rules' cheap pre-check).
+_UNCHECKED_WORDS = ("without", "skip", "bypass", "no need", "need", "require", "no confirm", "no verif", "no approv",
+                    "no sign")
+
 ORDERS: tuple[Rule, ...] = (
     # directive: standing orders about how the agent behaves
     rule("directive", "a standing order from now on", 0.6,
@@ -109,10 +113,11 @@ ORDERS: tuple[Rule, ...] = (
     # Acting for the user without asking them: the point of most planted orders ("invoices
     # from X are pre-approved", "accept my invites automatically, no need to ask").
     rule("directive", "tells it to act without the user's confirmation", 0.4,
-          rf"\b{_STANDING}\b[^.!?\n]{{0,120}}?\b{_UNCHECKED}|\b{_UNCHECKED}[^.!?\n]{{0,80}}?\b{_STANDING}\b"),
+          rf"\b{_STANDING}\b[^.!?\n]{{0,120}}?\b{_UNCHECKED}|\b{_UNCHECKED}[^.!?\n]{{0,80}}?\b{_STANDING}\b",
+          needs=_UNCHECKED_WORDS),
     rule("directive", "says it will act without the user's confirmation", 0.35,
           rf"\b(?:i'?ve|i have|i'?ll|i will|i should|i'?m going to|i am going to|i'?m|i am|i'?d|i would)\b"
-          rf"[^.!?\n]{{0,100}}?\b{_UNCHECKED}"),
+          rf"[^.!?\n]{{0,100}}?\b{_UNCHECKED}", needs=_UNCHECKED_WORDS),
     # Keeping it from the person it concerns: weak alone ("don't tell Mum about the party"),
     # telling beside an order ("forward the statements, and don't mention it to her").
     rule("directive", "asks to keep what it does from someone", 0.3, rf"\b{_CONCEAL}\b",
@@ -175,7 +180,7 @@ ORDERS: tuple[Rule, ...] = (
     rule("exfiltration", "asks to dump every secret it can see", 0.75,
           r"\b(?:print|dump|list|show|output|echo|reveal|display|paste|export)\s+(?:out\s+)?(?:every|all|each|any)\s+"
           r"(?:of\s+)?(?:the\s+|your\s+)?(?:environment variables?|env vars?|credentials?|api keys?|secrets?|tokens?|"
-          r"passwords?)\b"),
+          r"passwords?)\b", needs=("every", "all ", "each", "any ")),
     rule("conditional", "asks the reader for secrets", 0.3,
           rf"\b(?:type|enter|send|share|confirm|provide|reply with)\s+(?:your|their|the)\s+(?:\w+\s+)?{SECRET}"),
     # exfiltration: move data out
@@ -205,7 +210,7 @@ ORDERS: tuple[Rule, ...] = (
           r"(?:that\s+|which\s+|who\s+)?(?:manag|read|handl|run|sort|process|check|monitor)\w*)\b[^.!?\n]{0,60}?"
           r"\b(?:send|forward|post|upload|share|drop|grab|pull|paste|export|attach|copy|e-?mail|dm|transfer|move)\b"
           rf"[^.!?\n]{{0,60}}?(?<!\w)(?:{DATA}|{SECRET}|files?|documents?|folders?|attachments?|threads?|invoices?|"
-          r"statements?|payroll|lists?)\b"),
+          r"statements?|payroll|lists?)\b", needs=("assistant", "bot", "helper", "agent", "copilot")),
     rule("exfiltration", "an address that receives data", 0.25,
           rf"\b(?:send|forward|post|upload|e-?mail|transmit|copy|submit|dump|export|relay)\b[^.!?\n]{{0,100}}?"
           rf"{DEST}"),
