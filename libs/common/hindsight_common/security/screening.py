@@ -61,7 +61,9 @@ _HIDDEN_ORDER = re.compile(
     r"\b(?:automated|ai|shopping|browsing|research)\s+(?:\w+\s+)?(?:agents?|assistants?|readers?|tools?)\b", re.I)
 _TO_A_PERSON = re.compile(r"\s*(?i:hi|hello|hey|dear|morning|good morning)\s+(?:(?i:team|all|everyone|folks)|"
                           r"[A-Z][a-z]+)\b\s*[,!:—–-]|\s*(?i:team|all|everyone|folks)\s*[,:]|"
-                          r"\s*(?i:(?:a )?note to|to) (?i:the |all |our )?(?:\w+ )?(?i:team|staff|crew|colleagues)\s*[,:—–-]")
+                          r"\s*(?i:(?:a )?note to|to) (?i:the |all |our )?(?:\w+ )?(?i:team|staff|crew|colleagues)\s*[,:—–-]|"
+                          r"\s*(?i:(?:\w+ )?(?:team|staff|crew) (?:reminder|note|update|briefing|memo|notice)|"
+                          r"(?:reminder|note|memo|briefing) (?:to|for) (?:the |all )?(?:\w+ )?(?:team|staff))\b")
 _NAMES_AN_AGENT = re.compile(r"\b(?:ai|a\.i\.|assistant|agent|bot|chatbot|model|llm|gpt|copilot)s?\b", re.I)
 _TO_A_PERSON_DISCOUNT = 0.5
 _AUDIENCE = re.compile(r"the user|a user|users|the customer|a customer|customers|the human|the person|any(?:one)? user")

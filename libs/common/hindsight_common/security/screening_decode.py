@@ -78,10 +78,26 @@ class Layer:
     text: str
 
 
+# Cyrillic and Greek letters that look Latin, and a Latin letter beside one of them inside a
+# word: "Тhе аssіstаnt" spelled to slip past the rules. No word of Russian or Greek mixes in
+# Latin letters, so only mixed words are folded.
+_LOOKALIKES = str.maketrans("АВЕКМНОРСТУХЅІЈаеорсухѕіјԁӏһԛԝүΑΒΕΖΗΙΚΜΝΟΡΤΥΧοινρκυ",
+                            "ABEKMHOPCTYXSIJaeopcyxsijdlhqwyABEZHIKMNOPTYXoivpku")
+_MIXED_SCRIPT = re.compile(r"[A-Za-z][\u0370-\u03ff\u0400-\u04ff\u0500-\u052f]|[\u0370-\u03ff\u0400-\u04ff\u0500-\u052f][A-Za-z]")
+_LETTERS = re.compile(r"[^\W\d_]+")
+
+
+def _unmixed(word: str) -> str:
+    return word.translate(_LOOKALIKES) if _MIXED_SCRIPT.search(word) else word
+
+
 def normalise(text: str) -> str:
-    """Compatibility-folded (NFKC: full-width and styled letters become plain ones), without
-    invisible characters, whitespace collapsed. Screening matches on this form."""
+    """Compatibility-folded (NFKC: full-width and styled letters become plain ones), look-alike
+    letters inside mixed-script words made Latin, without invisible characters, whitespace
+    collapsed. Screening matches on this form."""
     folded = unicodedata.normalize("NFKC", text)
+    if _MIXED_SCRIPT.search(folded):
+        folded = _LETTERS.sub(lambda m: _unmixed(m.group(0)), folded)
     plain = re.sub(r"[ \t\r\f\v]+", " ", INVISIBLE.sub("", folded))
     # Chat spelling ("forget ur rules", "can u") reads as the words it stands for.
     return _CHAT_WORD.sub(lambda m: _CHAT_WORDS[m.group(0).lower()], plain)

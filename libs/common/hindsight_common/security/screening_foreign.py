@@ -43,8 +43,8 @@ _POINTING = re.compile(r"[\u064b-\u065f\u0670\u0591-\u05c7]")  # Arabic and Hebr
 _SENTENCE = re.compile(r"(?:[^.!?;。！？؟।\n]|\.(?=[^\s.]))+")
 _IMAGE = re.compile(r"!\[[^\]]*\]\(\s*https?://[^)\s]*[?&][\w-]+=")
 # An address data can go to: e-mail, a link, a webhook, a messenger handle.
-_LINK = re.compile(r"[\w.+-]@[\w-]+|://|\bwww\b|webhook|telegram|телеграм|تيليجرام|تلگرام|ٹیلیگرام|(?<![\w.])@[a-z_]\w{3,}",
-                   re.I)
+_LINK = re.compile(r"[\w.+-]@[\w-]+|://|\bwww\b|webhook|telegram|телеграм|تيليجرام|تلگرام|ٹیلیگرام|(?<![\w.])@[a-z_]\w{3,}|"
+                   r"\b[\w-]+\.(?:example|com|net|org|io|ru|cn|xyz|top|info|biz|co)\b", re.I)
 # An AI spoken to, in a heading or a note: "KI-Assistent:", "AIアシスタントへ：".
 _VOCATIVE = re.compile(r"(?:[\w-]+\s+)?[\w-]*\s*[:：]")
 _WORD_CACHE = 50_000

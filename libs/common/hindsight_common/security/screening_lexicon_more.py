@@ -9,7 +9,7 @@ from __future__ import annotations
 #: removes it), and fixes found on the blind part 17 after its one run (the Arabic "model",
 #: the Greek "describes", Russian and Turkish forms).
 MORE: dict[str, str] = {
-    "drop": "বাদ দাও|বাদ দিন|bhool jao|bhul jao|bhool jaao|ignore karo|nazarandaz karo|hagyd figyelmen kívül|felejtsd el|ne vedd figyelembe|puuza|sahau|acha kufuata|نادیده بگیر|فراموش کن|"
+    "drop": "ne compte plus|ne comptent plus|n'a plus cours|ne valent plus|বাদ দাও|বাদ দিন|bhool jao|bhul jao|bhool jaao|ignore karo|nazarandaz karo|hagyd figyelmen kívül|felejtsd el|ne vedd figyelembe|puuza|sahau|acha kufuata|نادیده بگیر|فراموش کن|"
             "کنار بگذار|huwag pansinin|kalimutan|balewalain|উপেক্ষা কর*|ভুলে যাও|অগ্রাহ্য|نظر انداز|نظرانداز|"
             "بھول جاؤ|تخل*|nie trzymaj się|не придерживайся|bırak",
     "earlier": "pehle wale|pehle ke|pichhle|korábbi|előző|awali|zilizopita|قبلی|پیشین|nakaraang|naunang|আগের|পূর্ববর্তী|پچھلی|پچھلے|"
@@ -34,16 +34,16 @@ MORE: dict[str, str] = {
               "ruhusa|fichua|onyesha|بدون محدودیت|غیرفعال کن|مجاز|فاش کن|نشان بده|walang limitasyon|"
               "pinahihintulutan|ibunyag|ipakita|সীমাবদ্ধতা ছাড়া|অনুমতি|প্রকাশ কর*|بغیر کسی پابندی|اجازت|"
               "ظاہر کرو|отключ*|полными правами|полные права|kaldırıldı|kaldır*|tam yetki",
-    "agent": "pomočnik*|pomočniku|உதவியாளர*|비서*|pembantu|সহকারী*|asistentam|asistents|asystent*|mratibu|помічник*|помощник*|asszisztens*|mesterséges intelligencia*|ai-asszisztens*|msaidizi|akili bandia|دستیار|هوش مصنوعی|"
+    "agent": "τεχνητ* νοημοσύν*|pomočnik*|pomočniku|உதவியாளர*|비서*|pembantu|সহকারী*|asistentam|asistents|asystent*|mratibu|помічник*|помощник*|asszisztens*|mesterséges intelligencia*|ai-asszisztens*|msaidizi|akili bandia|دستیار|هوش مصنوعی|"
              "katulong|সহকারী|এআই|কৃত্রিম বুদ্ধিমত্তা|اسسٹنٹ|معاون|مصنوعی ذہانت|النموذج|نموذج*",
     "you": "te|neked|téged|=ön|önnek|wewe|yako|lako|zako|تو|شما|ikaw|iyong|তুমি|আপনি|তোমার|আপনার|تم|آپ|تمہارے",
-    "send": "перешліть|надішліть|перешлите|отправьте|пришлите|küldd*|továbbít*|tuma|peleka|بفرست|ارسال کن|ipadala|magpadala|পাঠাও|পাঠান|بھیجو|بھیجیں|paylaş*",
+    "send": "küldje*|küldjék|αντέγραψε|υπόβαλε|υπόβαλέ|同步至|同步到|上传至|上传到|上傳至|上傳到|перешліть|надішліть|перешлите|отправьте|пришлите|küldd*|továbbít*|tuma|peleka|بفرست|ارسال کن|ipadala|magpadala|পাঠাও|পাঠান|بھیجو|بھیجیں|paylaş*",
     "data": "beszélgetés*|előzmény*|adat*|mazungumzo|historia|taarifa|تاریخچه|گفتگو|مکالمه|اطلاعات|داده*|"
             "kasaysayan|usapan|pag-uusap|datos|কথোপকথন|ইতিহাস|তথ্য|گفتگو|معلومات|bilgi*",
     "dest": "cím*|anwani|barua pepe|آدرس|نشانی|ঠিকানা|پتہ|ایڈریس",
     "every": "minden|összes|kila|yote|zote|همه|هر|bawat|lahat|প্রতিটি|সব|تمام",
     "always": "mindig|soha|kila mara|daima|kamwe|همیشه|هرگز|palagi|সবসময়|ہمیشہ",
-    "reading": "összefoglal*|olvas*|feldolgoz*|anayesoma|unayesoma|muhtasari|anayefupisha|میخواند|خلاصه|"
+    "reading": "relit|relis|relisez|összefoglal*|olvas*|feldolgoz*|anayesoma|unayesoma|muhtasari|anayefupisha|میخواند|خلاصه|"
                "nagbabasa|nagbubuod|buod|পড়ছে|সারসংক্ষেপ|پڑھ رہا|خلاصہ|περιγράφ*|=describe|décrit|beschreibt|"
                "descrive|descreve|beschrijft|opisuje|beskriver|kuvailee|popisuje|descrie|tanımlayan|описывает|"
                "описує|يصف|מתאר|mendeskripsikan|mô tả|อธิบาย|描述|説明|설명*",

@@ -40,7 +40,8 @@ _CONCEAL = (r"(?:without (?:ever\s+)?(?:telling|mentioning|informing|notifying|a
             r"that\s+|them\s+|anything\s+)?(?:to\s+)?(?:him|her|them|the user|users|anyone|anybody|me|you|the owner|"
             r"the customer)|(?:doesn'?t|does not|don'?t|do not|won'?t) need to know|no need to (?:loop \w+ in|tell|"
             r"inform|notify|mention)|(?:secretly|silently) (?:forward|send|copy|add|delete|share|bcc|cc|upload|"
-            r"move|change|approve|accept|pay))")
+            r"move|change|approve|accept|pay)|leave (?:it|this|that|them|the \w+) out of (?:its|the|your|my) "
+            r"(?:summary|summaries|report|answer|reply|notes|memory list))")
 #: Every wording of _UNCHECKED holds one of these (the rules' cheap pre-check).
 _UNCHECKED_WORDS = ("without", "skip", "bypass", "no need", "need", "require", "no confirm", "no verif", "no approv",
                     "no sign")
@@ -121,7 +122,7 @@ ORDERS: tuple[Rule, ...] = (
     # Keeping it from the person it concerns: weak alone ("don't tell Mum about the party"),
     # telling beside an order ("forward the statements, and don't mention it to her").
     rule("directive", "asks to keep what it does from someone", 0.3, rf"\b{_CONCEAL}\b",
-         needs=("without", "n't", "not ", "never", "need", "secret", "silent")),
+         needs=("without", "n't", "not ", "never", "need", "secret", "silent", "leave ")),
     # conditional triggers: act later, on a cue
     rule("conditional", "a trigger that scripts a later answer", 0.55,
           rf"\b(?:when|whenever|if|once|in case|should|any ?time|every time|each time)\s+(?:ever\s+)?"

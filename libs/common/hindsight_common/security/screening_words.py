@@ -26,7 +26,7 @@ RULE_NOUNS = (r"(?:instructions?|rules?|directives?|guidelines?|guardrails?|prom
               r"constraints?|polic(?:y|ies)|orders|commands?|restrictions?|filters?|training|"
               r"configuration|guidance|safeguards?|limitations?|principles|limits|boundaries)")
 AGENT = (r"(?:ai|a\.i\.|llm|large language model|language model|chat ?bot|assistant|ai assistant|agent|ai agent|"
-         r"ai system|ai model|bot|gpt|model)")
+         r"ai system|ai model|ai helper|bot|gpt|model)")
 ROLE = (r"(?:developer|creator|maker|programmer|owner|administrator|admin|operator|supervisor|"
         r"master|trainer|designer|engineer|boss|manager|provider)")
 SAY = (r"(?:answer|respond|reply|say|tell|recommend|mention|suggest|include|reveal|disclose|output|"
@@ -79,7 +79,7 @@ AGENT_WORDS = ("ai", "a.i.", "llm", "language model", "bot", "assistant", "agent
 #: Words that mark text as *talking about* attacks (security training, research, a filter's
 #: test cases): a sign that sits inside quotes in such text is a quotation, not an order.
 META = re.compile(
-    r"\b(?:attack(?:er|ers|s)?|injections?|jailbreak\w*|phishing|malicious|security|red team\w*|"
+    r"\b(?:attack(?:er|ers|s)?|injections?|jailbreak\w*|phishing|malicious|security|red[ -]team\w*|"
     r"examples?|e\.g\.|such as|like when|phrases?|strings?|filters?|detect\w*|classif\w*|training|"
     r"paper|article|researchers?|a common|warn\w*|scam\w*|suspicious|spam|"
     r"pattern\w*|test cases?|fraud\w*|hack\w*|exploit\w*|prompts?|tested|testing|workshop|demo\w*|"
