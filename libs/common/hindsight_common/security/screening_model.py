@@ -17,7 +17,7 @@ a fixed number of steps, balanced class weights and an L2 penalty: the same corp
 always gives the same weights (no randomness, no download). The shipped model is trained
 from the shipped corpus, plus ``corpus/ordinary.jsonl`` (ordinary chat, answers and tool
 results, so that a chatty "you" is not taken for an order), the first time a process
-needs it (under a second of CPU; :func:`shipped`), so it can never drift from
+needs it (about 3 s of CPU; :func:`shipped`), so it can never drift from
 the corpus it claims to come from.
 """
 
