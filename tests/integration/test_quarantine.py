@@ -92,7 +92,7 @@ async def test_an_injected_tool_output_is_quarantined_shown_to_an_admin_and_rele
     # the attack is remembered as a lesson: its kind and source, not its payload
     lessons = (await app.client.get("/v1/memories", params={"user": "ann", "kind": "lesson"})).json()["items"]
     [lesson] = lessons
-    assert lesson["key"] == "security.injection" and "tool output" in lesson["content"]
+    assert lesson["key"].startswith("security.injection.tool_output.") and "tool output" in lesson["content"]
     assert "evil.example" not in lesson["content"] and "chat history" not in lesson["content"]
     assert attack in lesson["provenance"]["event_ids"]
 

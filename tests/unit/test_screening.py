@@ -14,7 +14,7 @@ import pytest
 
 from hindsight_common.security.screening import Established, Screener, conflicts
 from hindsight_common.security.screening_corpus import NEWEST_PARTS, figures, load_corpus
-from hindsight_common.security.screening_events import lesson_text
+from hindsight_common.security.screening_events import lesson_key, lesson_text
 from hindsight_common.security.screening_trust import source_of, threshold, trust_table
 from hindsight_services.bench_security import screening_section
 
@@ -122,6 +122,12 @@ def test_sources_follow_roles_and_can_only_be_lowered() -> None:
         trust_table({"robot": 0.5})
     with pytest.raises(ValueError, match=r"\[0, 1\]"):
         trust_table({"user": 2.0})
+
+
+def test_a_lesson_is_keyed_by_source_and_family_so_other_attacks_are_not_merged_into_it() -> None:
+    assert lesson_key(["directive", "hidden"], "tool_output") == lesson_key(["directive"], "tool_output")
+    assert len({lesson_key(["directive"], "tool_output"), lesson_key(["conflict"], "tool_output"),
+                lesson_key(["directive"], "third_party")}) == 3
 
 
 def test_a_lesson_names_the_attack_and_source_never_the_payload() -> None:

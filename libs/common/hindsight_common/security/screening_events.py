@@ -111,6 +111,14 @@ def screen_memory(
     return quarantine(verdict, memory.memory_id, "memory", memory, memory.session)
 
 
+def lesson_key(families: Sequence[str], source: str) -> str:
+    """One key per source and leading family: the same lesson learned again is a repeat
+    that consolidation merges, while a lesson about another kind of attack, or from another
+    source, stands beside it (under one shared key, similar lessons were merged into each
+    other or superseded, and what the later one taught was lost)."""
+    return f"{LESSON_KEY}.{source}.{families[0] if families else 'injection'}"
+
+
 def lesson_text(families: Sequence[str], source: str) -> str:
     """What the lesson says: the kind of attack and where it came from, no payload."""
     what = [_FAMILY_WORDS[f] for f in families if f in _FAMILY_WORDS] or ["looked like a prompt injection"]
@@ -127,7 +135,7 @@ def lesson(q: MemoryQuarantined, source_event_ids: Sequence[uuid.UUID]) -> Memor
         tenant=q.tenant, user=q.user, occurred_at=q.occurred_at,
         memory_id=uuid.uuid5(_NS, f"{q.tenant}/{q.user}/lesson/{q.event_id}"),
         session=q.session or "security", subject="security", content=lesson_text(families, q.source),
-        kind="lesson", key=LESSON_KEY, value=families[0], confidence=0.9,
+        kind="lesson", key=lesson_key(families, q.source), value=families[0], confidence=0.9,
         tags=("security", "injection", *families), source_event_ids=tuple(source_event_ids) or (q.target_id,),
         reasoning=f"quarantined {q.target} {q.target_id} (score {q.score:.2f}, threshold {q.threshold:.2f})",
         reflector=LESSON_REFLECTOR,
