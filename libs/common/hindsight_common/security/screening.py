@@ -233,19 +233,23 @@ def findings_of(text: str, layer: str = "text", depth: int = 0) -> list[Finding]
 #: evidence, so a weak rule sign and a middling probability do not add up): when its
 #: probability reaches the item's threshold plus ``LEARNED_MARGIN`` (tool output from
 #: p >= 0.71, third-party text from 0.665, assistant turns from 0.89; the user's words
-#: from ``CLASSIFIER_CAP``, 0.90, where the margin would ask 0.98). The margin was chosen by leave-one-part-out cross-validation (README), first
-#: as the most held-out attacks caught while the classifier alone held back at most 2.5% of
-#: the held-out benign samples; re-checked on the 14-part corpus (0.25), and again as the
-#: corpus grew to 17 development parts: pooled held-out accuracy is flat from 0.25 to 0.28
-#: (1,550 and 1,549 of 1,635) and false quarantines of ordinary LoCoMo turns stop falling at
-#: 0.28, so 0.28. Never chosen on a blind part.
+#: from ``CLASSIFIER_CAP``, 0.95, where the margin would ask 0.98). The margin was chosen by
+#: leave-one-part-out cross-validation (README), first as the most held-out attacks caught
+#: while the classifier alone held back at most 2.5% of the held-out benign samples;
+#: re-checked on the 14-part corpus (0.25), and again as the corpus grew to 17 development
+#: parts: pooled held-out accuracy is flat from 0.25 to 0.28 (1,550 and 1,549 of 1,635) and
+#: false quarantines of ordinary LoCoMo turns stop falling at 0.28, so 0.28. On 24 parts
+#: 0.25 would catch 18 more held-out attacks and hold back 4 more benign samples, but the
+#: LoCoMo false quarantines still fall until 0.28 (third-party text: 10, then 7), so it
+#: stays. Never chosen on a blind part.
 LEARNED_MARGIN = 0.28
 #: At or above this probability the classifier quarantines whatever the source, the user's
 #: own words included (their threshold plus the margin would ask for 0.98). Chosen by the
-#: margin's cross-validation on the 21-part corpus: the lowest of 0.95, 0.90, 0.85, 0.80 at
-#: which the held-out benign samples kept and the LoCoMo user and assistant turns quarantined
-#: stay as without it (0.90: 1,010 held-out attacks caught instead of 1,000, the same 1,146
-#: benign kept; 0.85 quarantines a LoCoMo user turn). Never chosen on a blind part.
+#: margin's cross-validation: the lowest of 0.95, 0.90, 0.85, 0.80 at which the held-out
+#: benign samples kept and the LoCoMo user and assistant turns quarantined stay as without a
+#: cap. On 24 parts 0.95 catches 1,239 held-out attacks instead of 1,230 with the same 1,406
+#: benign kept; 0.90 holds back one more benign sample (on 21 parts, one more LoCoMo user
+#: turn). Never chosen on a blind part.
 CLASSIFIER_CAP = 0.95
 #: Below this probability the model leans benign: no finding at all.
 LEARNED_FLOOR = 0.5

@@ -181,7 +181,7 @@ ORDERS: tuple[Rule, ...] = (
     rule("exfiltration", "asks to dump every secret it can see", 0.75,
           r"\b(?:print|dump|list|show|output|echo|reveal|display|paste|export)\s+(?:out\s+)?(?:every|all|each|any)\s+"
           r"(?:of\s+)?(?:the\s+|your\s+)?(?:environment variables?|env vars?|credentials?|api keys?|secrets?|tokens?|"
-          r"passwords?)\b", needs=("every", "all ", "each", "any ")),
+          r"passwords?)\b", needs=("every", "all", "each", "any")),
     rule("conditional", "asks the reader for secrets", 0.3,
           rf"\b(?:type|enter|send|share|confirm|provide|reply with)\s+(?:your|their|the)\s+(?:\w+\s+)?{SECRET}"),
     # exfiltration: move data out
