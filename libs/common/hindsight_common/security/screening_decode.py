@@ -156,14 +156,18 @@ def spaced_layers(raw: str) -> list[Layer]:
     """Letters spelled out one at a time, read as words: from the text as sent (normalising
     collapses the wider gaps that separate the words)."""
     out = [Layer("spaced letters", _from_spaced(m.group(0))) for m in _SPACED.finditer(raw)]
-    out += [Layer("spaced letters", " ".join(re.sub(r"[.·*_-]", "", w) for w in m.group(0).split())[:MAX_DECODED])
-            for m in _DOTTED.finditer(raw)]
+    out += [Layer("spaced letters", _from_dotted(m.group(0))) for m in _DOTTED.finditer(raw)]
     return out[:MAX_CANDIDATES]
 
 
 def _from_spaced(run: str) -> str:
     """"s k i p   t h e" -> "skip the": letters joined, wider gaps kept as word breaks."""
     return " ".join(word.replace(" ", "") for word in re.split(r"\s{2,}", run.strip()))[:MAX_DECODED]
+
+
+def _from_dotted(run: str) -> str:
+    """"S.e.n.d y.o.u.r" -> "Send your": the marks between letters dropped, spaces kept."""
+    return " ".join(re.sub(r"[.·*_-]", "", word) for word in run.split())[:MAX_DECODED]
 
 
 def _from_escapes(run: str) -> str:

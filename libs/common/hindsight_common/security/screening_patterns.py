@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from hindsight_common.security.screening_rule import FAMILIES, Family, Rule
+from hindsight_common.security.screening_rule import FAMILIES, Family, Rule, needs_pattern
 from hindsight_common.security.screening_rules_claims import CLAIMS
 from hindsight_common.security.screening_rules_orders import ORDERS
 
@@ -56,7 +56,7 @@ RULES: tuple[Rule, ...] = tuple(replace(r, needs=_NEEDS_BY_REASON.get(r.reason, 
 # visiting ~100 rules one by one cost more than the searches themselves).
 _UNGATED: tuple[int, ...] = tuple(i for i, r in enumerate(RULES) if not r.needs)
 _BY_GATE: tuple[tuple[re.Pattern[str], tuple[int, ...]], ...] = tuple(
-    (re.compile("|".join(re.escape(n) for n in needs)), tuple(i for i, r in enumerate(RULES) if r.needs == needs))
+    (needs_pattern(needs), tuple(i for i, r in enumerate(RULES) if r.needs == needs))
     for needs in dict.fromkeys(r.needs for r in RULES if r.needs))
 
 

@@ -35,7 +35,7 @@ class Rule:
     _gate: re.Pattern[str] | None = field(init=False, repr=False, compare=False, default=None)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "_gate", _needs_pattern(self.needs) if self.needs else None)
+        object.__setattr__(self, "_gate", needs_pattern(self.needs) if self.needs else None)
 
     def search_in(self, text: str, lowered: str, gates: dict[int, bool] | None = None) -> list[re.Match[str]]:
         """Every match in ``text`` (``lowered`` is its lower-cased form). ``gates``: the
@@ -54,7 +54,8 @@ class Rule:
 
 
 @functools.cache
-def _needs_pattern(needs: tuple[str, ...]) -> re.Pattern[str]:
+def needs_pattern(needs: tuple[str, ...]) -> re.Pattern[str]:
+    """One compiled pre-check per distinct set of words (shared by the rules that have it)."""
     return re.compile("|".join(re.escape(n) for n in needs))
 
 
