@@ -8,8 +8,12 @@ from dataclasses import replace
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 
+import pytest
+
 from hindsight_common.ports.embedder import Embedder
-from hindsight_common.ports.projection import Browse, Document, Embedded, Scope, TextIndex, VectorIndex
+from hindsight_common.ports.projection import (
+    Browse, Document, Embedded, Scope, TextIndex, TextSearch, VectorIndex, VectorSearch,
+)
 
 TEXTS = [
     ("t1", "ann", "s1", "Ann", "I adopted a greyhound called Pixel", datetime(2024, 1, 5, tzinfo=UTC)),
@@ -190,6 +194,18 @@ class VectorContract(_Common):
                            {"s#0": 5})
         assert await index.other_models("model-a") == (0, [])
 
+    async def test_searches_asked_at_once_are_each_searchs_hits(self, index: VectorIndex) -> None:
+        await self.write(index, docs(), {"s#0": 4})
+        pet, food = await self.embedder.embed(["which pet does she own?", "what food"])
+        asked = [VectorSearch(Scope(tenant="t1"), pet, 3), VectorSearch(Scope(tenant="t1", speakers=("Bob",)), pet, 3),
+                 VectorSearch(Scope(tenant="t1", user="ann"), food, 1)]
+        together = await index.search_many(asked)
+        one_by_one = [await index.search(s.scope, s.vector, s.k) for s in asked]
+        assert [[h.document for h in hits] for hits in together] == [[h.document for h in hits] for hits in one_by_one]
+        assert [h.score for hits in together for h in hits] == \
+            pytest.approx([h.score for hits in one_by_one for h in hits], abs=1e-4)
+        assert [len(hits) for hits in together] == [3, 1, 1]
+
     async def test_nearest_meaning_ranks_first(self, index: VectorIndex) -> None:
         await self.write(index, docs(), {"s#0": 4})
         [best, *_] = await self.search(index, Scope(tenant="t1"), "which pet dog does she own?")
@@ -255,6 +271,18 @@ class TextContract(_Common):
         [best, *_] = await self.search(index, Scope(tenant="t1"), "who adopts greyhounds?")
         assert "greyhound" in best.content
         assert await self.search(index, Scope(tenant="t1"), "what is it?") == []
+
+    async def test_searches_asked_at_once_are_each_searchs_hits(self, index: TextIndex) -> None:
+        reply = replace(docs()[0], context="Bob: Did you visit the old lighthouse?\nAnn: I adopted a greyhound")
+        await self.write(index, [reply, *docs()[1:]], {"s#0": 4})
+        asked = [TextSearch(Scope(tenant="t1"), "greyhound lighthouse ramen", 5),
+                 TextSearch(Scope(tenant="t1"), "greyhound lighthouse ramen", 5, "context"),
+                 TextSearch(Scope(tenant="t1", user="bob"), "bicycle", 5), TextSearch(Scope(tenant="t1"), "what is it?", 5)]
+        together = await index.search_many(asked)
+        one_by_one = [await index.search(s.scope, s.query, s.k, field=s.field) for s in asked]
+        assert [[(h.document, h.score) for h in hits] for hits in together] == \
+            [[(h.document, h.score) for h in hits] for hits in one_by_one]
+        assert [len(hits) for hits in together] == [2, 1, 1, 0]
 
     async def test_the_context_field_is_searched_on_its_own(self, index: TextIndex) -> None:
         # A turn whose topic is named only by its neighbours is found through its context.

@@ -13,7 +13,7 @@ import pytest
 
 from hindsight_common.adapters.sqlite_fts import SqliteFtsIndex, memory_terms
 from hindsight_common.context_windows import neighbourhood
-from hindsight_common.ports.projection import Document, Scope
+from hindsight_common.ports.projection import Document, Scope, TextSearch
 from tests.contract.projection_contract import TextContract, docs
 
 WORDS = ("greyhound Pixel walk park lake ramen spicy bicycle red commute painting pottery adopted "
@@ -170,3 +170,32 @@ async def test_a_row_that_left_the_user_behind_the_caches_back_is_never_shown(tm
         assert index.memory_stats()["documents"] == 19  # type: ignore[index]
     finally:
         await index.close()
+
+
+async def test_the_turn_and_neighbourhood_searches_asked_at_once_are_fts5s(tmp_path: Path) -> None:
+    # Recall asks its two BM25 paths at once: one hop and one read of the documents
+    # they found, each search's hits and scores as FTS5 gives them asked one by one.
+    index = SqliteFtsIndex(tmp_path / "text.sqlite3", memory_bytes=BUDGET)
+    fts = SqliteFtsIndex(tmp_path / "fts.sqlite3")
+    try:
+        for store in (index, fts):
+            await store.upsert(corpus(150), {"s#0": 1})
+        scope = Scope(tenant="t1", user="ann")
+        await index.search(scope, "greyhound", 1)
+        await asyncio.gather(*index._builds)
+        assert index.memory_stats()["users"] == 1  # type: ignore[index]
+        for query in QUERIES:
+            asked = [TextSearch(scope, query, 20), TextSearch(scope, query, 15, "context")]
+            together = await index.search_many(asked)
+            expected = [await fts.search(s.scope, s.query, s.k, field=s.field) for s in asked]
+            assert [[(h.document.id, round(h.score, 9)) for h in hits] for hits in together] == \
+                   [[(h.document.id, round(h.score, 9)) for h in hits] for hits in expected]
+            assert (together[0] and together[1]) or query == QUERIES[-1]
+        # A query without a keyword, or a phrase term, is answered as ``search`` answers it.
+        assert await index.search_many([TextSearch(scope, "what is it?", 5)]) == [[]]
+        phrase = [TextSearch(scope, "Pixel's walk", 5)]
+        assert [[h.document.id for h in hits] for hits in await index.search_many(phrase)] == \
+               [[h.document.id for h in await fts.search(scope, "Pixel's walk", 5)]]
+    finally:
+        await index.close()
+        await fts.close()

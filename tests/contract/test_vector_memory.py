@@ -6,7 +6,7 @@ whole vector contract with it switched on."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -16,7 +16,7 @@ import pytest
 
 from hindsight_common.adapters.qdrant_edge import QdrantEdgeIndex
 from hindsight_common.ports.embedder import Embedder
-from hindsight_common.ports.projection import Embedded, Scope
+from hindsight_common.ports.projection import Document, Embedded, Scope, VectorSearch
 from tests.contract.projection_contract import VectorContract, docs
 
 DIM = 384
@@ -190,3 +190,34 @@ async def test_a_point_gone_from_the_shard_behind_the_cache_is_never_shown(tmp_p
     finally:
         await index.close()
 
+
+
+async def test_searches_asked_at_once_give_each_searchs_hits_from_one_read(tmp_path: Path) -> None:
+    # Recall asks its vector paths (the query, its speakers, its time window) at once:
+    # one hop, one lock, one read of the documents they found, the same hits as asked
+    # one by one, and a document found by two searches read once.
+    index = QdrantEdgeIndex(tmp_path / "v", DIM, memory_bytes=BUDGET)
+    try:
+        await index.upsert(points(300), {"s#0": 300})
+        query, other = queries(2)
+        await index.search(SCOPES[0], query, 1)
+        await wait_ready(index)
+        asked = [VectorSearch(SCOPES[0], query, 30), VectorSearch(SCOPES[2], query, 20),
+                 VectorSearch(SCOPES[3], other, 10)]
+        reads: list[int] = []
+        documents = index._documents
+
+        def counted(tenant: str, ids: Sequence[str]) -> list[Document]:
+            reads.append(len(ids))
+            return documents(tenant, ids)
+
+        index._documents = counted  # type: ignore[method-assign]
+        together = await index.search_many(asked)
+        assert len(reads) == 1 and reads[0] < 60  # the first two searches share documents
+        one_by_one = [await index.search(s.scope, s.vector, s.k) for s in asked]
+        assert [[(h.document, h.score) for h in hits] for hits in together] == \
+               [[(h.document, h.score) for h in hits] for hits in one_by_one]
+        assert [len(hits) for hits in together] == [30, 20, 10]
+        assert await index.search_many([]) == []
+    finally:
+        await index.close()

@@ -20,7 +20,10 @@ from hindsight_common.errors import ProjectionError
 from hindsight_common.ports.embedder import Embedder
 from hindsight_common.ports.graph import GraphItem, GraphLinks, GraphStore
 from hindsight_common.ports.log import Position
-from hindsight_common.ports.projection import Projection, Browse, Document, Embedded, Hit, Scope, TextField, TextIndex, VectorIndex
+from hindsight_common.ports.projection import (
+    Browse, Document, Embedded, Hit, Projection, Scope, TextField, TextIndex, TextSearch, VectorIndex,
+    VectorSearch,
+)
 
 T = TypeVar("T")
 P = TypeVar("P", bound=Projection)
@@ -121,6 +124,10 @@ class LiveVectorIndex(_Shared[VectorIndex], VectorIndex):
         async with self.ref.using() as i:
             return await i.search(scope, vector, k)
 
+    async def search_many(self, searches: Sequence[VectorSearch]) -> list[list[Hit]]:
+        async with self.ref.using() as i:
+            return await i.search_many(searches)
+
     async def get(self, tenant: str, ids: Sequence[str]) -> list[Document]:
         async with self.ref.using() as i:
             return await i.get(tenant, ids)
@@ -149,6 +156,10 @@ class LiveTextIndex(_Shared[TextIndex], TextIndex):
     async def search(self, scope: Scope, query: str, k: int, *, field: TextField = "content") -> list[Hit]:
         async with self.ref.using() as i:
             return await i.search(scope, query, k, field=field)
+
+    async def search_many(self, searches: Sequence[TextSearch]) -> list[list[Hit]]:
+        async with self.ref.using() as i:
+            return await i.search_many(searches)
 
     async def session_documents(self, tenant: str, user: str, session: str, limit: int) -> list[Document]:
         async with self.ref.using() as i:

@@ -17,11 +17,30 @@ from hindsight_common.adapters.position_file import read_position, write_positio
 from hindsight_common.adapters.shard_guard import ShardGuard
 from hindsight_common.adapters.user_cache import UserKey
 from hindsight_common.adapters.vector_memory import (
-    MemoryVectors, UserVectors, VectorPoint, plan_lists, unit, unit_rows)
-from hindsight_common.documents import dense_vector, from_payload, in_order, uuid_ids, vector_payload
+    MemoryVectors,
+    UserVectors,
+    VectorPoint,
+    plan_lists,
+    unit,
+    unit_rows,
+)
+from hindsight_common.documents import (
+    dense_vector,
+    from_payload,
+    in_order,
+    uuid_ids,
+    vector_payload,
+)
 from hindsight_common.errors import ProjectionError
 from hindsight_common.ports.log import Position
-from hindsight_common.ports.projection import Document, Embedded, Hit, Scope, VectorIndex
+from hindsight_common.ports.projection import (
+    Document,
+    Embedded,
+    Hit,
+    Scope,
+    VectorIndex,
+    VectorSearch,
+)
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -247,29 +266,34 @@ class QdrantEdgeIndex(VectorIndex):
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _memory_search(self, scope: Scope, vector: Sequence[float], k: int) -> list[Hit] | None:
-        """The search served from the user's in-memory vectors; None when it cannot be
-        (see ``_memory_scoped``; not read yet: the first such search starts the read)."""
+    async def _memory_searches(self, searches: Sequence[VectorSearch]) -> list[list[Hit]] | None:
+        """The searches served from their user's in-memory vectors, all in one worker
+        thread (one hop, one lock, one read of the documents they found); None when they
+        cannot be (not all of one user, see ``_memory_scoped``; not read yet: the first
+        such search starts the read)."""
         memory = self._memory
-        if memory is None or not _memory_scoped(scope):
+        keys = {(s.scope.tenant, str(s.scope.user)) for s in searches}
+        if memory is None or len(keys) != 1 or not all(_memory_scoped(s.scope) for s in searches):
             return None
-        key = (scope.tenant, str(scope.user))
-        query = unit(vector)
-        since = scope.since.timestamp() if scope.since is not None else None
-        until = scope.until.timestamp() if scope.until is not None else None
+        key = keys.pop()
+        asked = [(unit(s.vector), s.k, s.scope) for s in searches]
 
-        def find(index: UserVectors) -> tuple[list[tuple[str, float]], bool]:
-            found = index.search(query, k, types=scope.types, speakers=scope.speakers, since=since, until=until)
+        def find(index: UserVectors) -> tuple[list[list[tuple[str, float]]], bool]:
+            found = [index.search(query, k, types=scope.types, speakers=scope.speakers,
+                                  since=scope.since.timestamp() if scope.since is not None else None,
+                                  until=scope.until.timestamp() if scope.until is not None else None)
+                     for query, k, scope in asked]
             return found, index.wants_lists()
 
-        def found_and_read() -> tuple[tuple[list[tuple[str, float]], bool] | None, list[Document]]:
+        def found_and_read() -> tuple[tuple[list[list[tuple[str, float]]], bool] | None, list[Document]]:
             # The documents are read from the shard in the same worker thread: one
-            # hop to a thread and back per search, not two.
+            # hop to a thread and back for all the searches, not two for each.
             answer = memory.read(key, find)
-            if answer is None or not answer[0]:
+            ids = [] if answer is None else list(dict.fromkeys(i for found in answer[0] for i, _ in found))
+            if not ids:
                 return answer, []
             try:
-                return answer, self._documents(scope.tenant, [i for i, _ in answer[0]])
+                return answer, self._documents(key[0], ids)
             except Exception as e:
                 raise ProjectionError(f"Qdrant Edge retrieve failed: {e}") from e
 
@@ -278,15 +302,14 @@ class QdrantEdgeIndex(VectorIndex):
             if memory.claim_build(key):
                 self._start(self._build(key))
             return None
-        found, wants_lists = answer
+        founds, wants_lists = answer
         if wants_lists:
             self._plan_soon(key)
-        if not found:
-            return []
         docs = {d.id: d for d in read}
-        if stale := [i for i, _ in found if i not in docs or (docs[i].tenant, docs[i].user) != key]:
-            memory.remove(key, stale)  # gone from the shard some other way: never shown
-        return [Hit(docs[i], score) for i, score in found if i in docs and i not in stale]
+        stale = {i for found in founds for i, _ in found if i not in docs or (docs[i].tenant, docs[i].user) != key}
+        if stale:
+            memory.remove(key, list(stale))  # gone from the shard some other way: never shown
+        return [[Hit(docs[i], score) for i, score in found if i not in stale] for found in founds]
 
     def read_user(self, tenant: str, user: str) -> UserVectors:
         """One user's vectors and filtered keys, read from the shard into a new in-memory
@@ -341,9 +364,9 @@ class QdrantEdgeIndex(VectorIndex):
             self._planning.discard(key)
 
     async def search(self, scope: Scope, vector: Sequence[float], k: int) -> list[Hit]:
-        served = await self._memory_search(scope, vector, k)
+        served = await self._memory_searches([VectorSearch(scope, vector, k)])
         if served is not None:
-            return served
+            return served[0]
         request = qe.QueryRequest(
             limit=k,
             query=qe.Query.Nearest(list(vector)),
@@ -355,6 +378,10 @@ class QdrantEdgeIndex(VectorIndex):
         except Exception as e:
             raise ProjectionError(f"Qdrant Edge query failed: {e}") from e
         return [Hit(point_document(dict(p.payload or {})), float(p.score)) for p in points]
+
+    async def search_many(self, searches: Sequence[VectorSearch]) -> list[list[Hit]]:
+        served = await self._memory_searches(searches) if searches else None
+        return served if served is not None else await super().search_many(searches)
 
     async def get(self, tenant: str, ids: Sequence[str]) -> list[Document]:
         try:

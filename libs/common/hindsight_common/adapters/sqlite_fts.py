@@ -24,7 +24,7 @@ from hindsight_common.adapters.sqlite_purge import purge_text
 from hindsight_common.errors import ProjectionError
 from hindsight_common.ports.log import Position
 from hindsight_common.ports.projection import (
-    MAX_SESSION_TURNS, Browse, Document, Hit, Scope, TextField, TextIndex,
+    MAX_SESSION_TURNS, Browse, Document, Hit, Scope, TextField, TextIndex, TextSearch,
 )
 from hindsight_common.text.fts_tokens import tokens
 from hindsight_common.text.terms import keyword_terms
@@ -251,37 +251,48 @@ class SqliteFtsIndex(SqliteProjectionTables, TextIndex):
         """The in-memory BM25 cache: users ready and building, documents, bytes (None: off)."""
         return self._memory.stats() if self._memory is not None else None
 
-    async def _memory_search(self, scope: Scope, query: str, k: int, field: TextField) -> list[Hit] | None:
-        """The search served from the user's in-memory index; None when it cannot be
-        (no user in the scope, a filter the index lacks, a phrase term, the index not
-        built yet: the first such search starts its build)."""
+    async def _memory_searches(self, searches: Sequence[TextSearch]) -> list[list[Hit]] | None:
+        """The searches served from their user's in-memory index, all in one worker
+        thread (one hop, one lock, one read of the documents they found); None when they
+        cannot be (not all of one user, a filter the index lacks, a phrase term, the
+        index not built yet: the first such search starts its build)."""
         memory = self._memory
-        if memory is None or not scope.user or not _token_scoped(scope):
+        keys = {(s.scope.tenant, str(s.scope.user)) for s in searches}
+        if memory is None or len(keys) != 1 or not all(s.scope.user and _token_scoped(s.scope) for s in searches):
             return None
-        terms = memory_terms(query)
-        if terms is None:
+        asked = [(memory_terms(s.query), s) for s in searches]
+        if any(terms is None for terms, _ in asked):
             return None
-        key = (scope.tenant, scope.user)
-        found = await asyncio.to_thread(memory.search, key, field, terms, scope.types, k)
-        if found is None:
+        key = keys.pop()
+
+        def find(index: UserIndex) -> list[list[tuple[int, float]]]:
+            return [index.search(s.field, terms, s.scope.types, s.k) for terms, s in asked if terms is not None]
+
+        def found_and_read(db: sqlite3.Connection) -> tuple[list[list[tuple[int, float]]] | None, dict[int, Document]]:
+            # Searched, read and decoded in one worker thread: one hop to a thread and
+            # back for all the searches, each document decoded once, none on the loop.
+            founds = memory.read(key, find)
+            rowids = [] if founds is None else list(dict.fromkeys(r for found in founds for r, _ in found))
+            if not rowids:
+                return founds, {}
+            rows = db.execute(
+                f"SELECT rowid, tenant, user, payload FROM docs WHERE rowid IN ({','.join('?' * len(rowids))})",
+                rowids).fetchall()
+            return founds, {int(r): from_payload(json.loads(p)) for r, t, u, p in rows if (t, u) == key}
+
+        founds, docs = await self._sqlite.read(found_and_read)
+        if founds is None:
             if memory.claim_build(key):
                 task = asyncio.get_running_loop().create_task(self._build(key))
                 self._builds.add(task)
                 task.add_done_callback(self._builds.discard)
             return None
-        if not found:
-            return []
-        rowids = [r for r, _ in found]
-        rows = await self._sqlite.read(lambda db: db.execute(
-            f"SELECT rowid, tenant, user, payload FROM docs WHERE rowid IN ({','.join('?' * len(rowids))})",
-            rowids).fetchall())
-        payloads = {int(r): p for r, t, u, p in rows if (t, u) == key}
-        if stale := [r for r in rowids if r not in payloads]:
+        if stale := [r for r in dict.fromkeys(r for found in founds for r, _ in found) if r not in docs]:
             # A row gone from the table or now another user's (neither happens through
             # ``upsert`` or ``purge_user``, which keep the cache in step): never shown,
             # and dropped from the cache so it stops counting in the user's statistics.
             memory.remove(key, stale)
-        return [Hit(from_payload(json.loads(payloads[r])), score) for r, score in found if r in payloads]
+        return [[Hit(docs[r], score) for r, score in found if r in docs] for found in founds]
 
     async def _build(self, key: UserKey) -> None:
         """Read one user's rows from the table into a new in-memory index."""
@@ -297,13 +308,20 @@ class SqliteFtsIndex(SqliteProjectionTables, TextIndex):
 
         await self._memory.build(key, self._sqlite.read(read), "BM25 postings")
 
+    async def search_many(self, searches: Sequence[TextSearch]) -> list[list[Hit]]:
+        if searches and all(fts_query(s.query) is not None for s in searches):
+            served = await self._memory_searches(searches)
+            if served is not None:
+                return served
+        return await super().search_many(searches)
+
     async def search(self, scope: Scope, query: str, k: int, *, field: TextField = "content") -> list[Hit]:
         match = fts_query(query)
         if match is None:
             return []
-        served = await self._memory_search(scope, query, k, field)
+        served = await self._memory_searches([TextSearch(scope, query, k, field)])
         if served is not None:
-            return served
+            return served[0]
         column, weights = _WEIGHTS[field]
         scope_where, scope_params = _scope_sql(scope)
         scoped = _scoped_match(match, scope, column)

@@ -8,6 +8,7 @@ be dropped and rebuilt from the log at any time.
 
 from __future__ import annotations
 
+import asyncio
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
@@ -132,6 +133,25 @@ class Hit:
 
 
 @dataclass(frozen=True)
+class VectorSearch:
+    """One of several searches asked of a vector index at once (``search_many``)."""
+
+    scope: Scope
+    vector: Sequence[float] = field(repr=False)
+    k: int
+
+
+@dataclass(frozen=True)
+class TextSearch:
+    """One of several searches asked of a text index at once (``search_many``)."""
+
+    scope: Scope
+    query: str
+    k: int
+    field: TextField = "content"
+
+
+@dataclass(frozen=True)
 class Embedded:
     document: Document
     vector: Sequence[float] = field(repr=False)
@@ -188,6 +208,13 @@ class VectorIndex(Projection):
         """Up to ``k`` nearest documents inside ``scope`` (tenant enforced here),
         best first, score = cosine similarity. Raises ProjectionError."""
 
+    async def search_many(self, searches: Sequence[VectorSearch]) -> list[list[Hit]]:
+        """Each search's hits, as ``search`` gives them, in the order asked (recall's
+        paths over this index: the query, its speakers, its time window). Here they run
+        side by side; an index that can answer them in one pass overrides it. Raises
+        ProjectionError if any fails."""
+        return list(await asyncio.gather(*(self.search(s.scope, s.vector, s.k) for s in searches)))
+
     @abstractmethod
     async def get(self, tenant: str, ids: Sequence[str]) -> list[Document]:
         """The documents of ``tenant`` with these ids (missing ones left out), in the
@@ -232,6 +259,13 @@ class TextIndex(Projection):
         here), best first, score = BM25 (higher is better). ``field`` "content" matches
         the document's own text (speaker and content), "context" its neighbourhood
         (``Document.context``). Raises ProjectionError."""
+
+    async def search_many(self, searches: Sequence[TextSearch]) -> list[list[Hit]]:
+        """Each search's hits, as ``search`` gives them, in the order asked (recall's
+        BM25 paths: the turn's own text and its neighbourhood). Here they run side by
+        side; an index that can answer them in one pass overrides it. Raises
+        ProjectionError if any fails."""
+        return list(await asyncio.gather(*(self.search(s.scope, s.query, s.k, field=s.field) for s in searches)))
 
     @abstractmethod
     async def session_documents(

@@ -31,13 +31,18 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import ParamSpec, TypeVar
 
+from opentelemetry.trace import get_current_span
+
 from hindsight_common.errors import ProjectionError
 from hindsight_common.ports.embedder import Embedder
-from hindsight_common.ports.projection import Browse, Document, Hit, Scope, TextIndex, VectorIndex
+from hindsight_common.ports.projection import (
+    Browse, Document, Hit, Scope, TextField, TextIndex, TextSearch, VectorIndex, VectorSearch,
+)
 from hindsight_common.ports.reranker import Reranker
 from hindsight_common.recall.fusion import RRF_K, reciprocal_rank_fusion
 from hindsight_common.recall.packing import pack
@@ -52,6 +57,8 @@ from hindsight_common.telemetry.tracing import span
 AccessLookup = Callable[[str, Sequence[str]], Awaitable[Mapping[str, int]]]
 # (scope, entity names from the query, depth, hops) -> hits; None when no graph is wired.
 PATH_ORDER = ("vector", "bm25", "bm25_context", "speaker", "temporal", "recency", "graph")
+# The BM25 paths and the field each searches (asked of the text index at once).
+TEXT_PATHS: Mapping[str, TextField] = {"bm25": "content", "bm25_context": "context"}
 GraphSearch = Callable[[Scope, Sequence[str], int, int], Awaitable[list[Hit]]]
 EntityExtractor = Callable[[str], Sequence[str]]
 T = TypeVar("T")
@@ -299,38 +306,41 @@ class RecallEngine:
         window = parse_time_window(req.query, reference) if "temporal" in p.paths else None
         # Paths that need no query vector start first, so their index work overlaps
         # the embedding (a few ms of CPU that the indexes' threads need not wait for).
-        jobs: dict[str, asyncio.Future[list[Hit]]] = {}
-        if "bm25" in p.paths:
-            jobs["bm25"] = asyncio.ensure_future(_staged("bm25", self._text.search, req.scope, req.query, depth))
-        if "bm25_context" in p.paths:
-            jobs["bm25_context"] = asyncio.ensure_future(_staged(
-                "bm25_context", self._text.search, req.scope, req.query, depth, field="context"))
+        # A job answers one path or several (the vector paths, asked of their index at once).
+        jobs: dict[tuple[str, ...], asyncio.Future[list[list[Hit]]]] = {}
+        words = {path: TextSearch(req.scope, req.query, depth, field) for path, field in TEXT_PATHS.items()
+                 if path in p.paths}
+        if words:
+            jobs[tuple(words)] = asyncio.ensure_future(
+                _staged(tuple(words), self._text.search_many, list(words.values())))
         speakers = tuple(self._entities(req.query)) if "speaker" in p.paths and self._entities else ()
         if "recency" in p.paths:
-            jobs["recency"] = asyncio.ensure_future(_staged("recency", self._recent, req.scope, depth))
+            jobs["recency",] = _alone("recency", self._recent, req.scope, depth)
         if "graph" in p.paths and self._graph is not None and self._entities is not None:
             names = list(self._entities(req.query))
             if names:
-                jobs["graph"] = asyncio.ensure_future(
-                    _staged("graph", self._graph, req.scope, names, depth, p.graph_hops))
+                jobs["graph",] = _alone("graph", self._graph, req.scope, names, depth, p.graph_hops)
         try:
             texts = [req.query]
             if window is not None:
                 texts.append(strip_time_expression(req.query, window) or req.query)
             if "vector" in p.paths or speakers or window is not None:
                 embedded = await _staged("embed_query", self._embedder.embed_queries, texts)
+                searches: dict[str, VectorSearch] = {}
                 if "vector" in p.paths:
-                    jobs["vector"] = asyncio.ensure_future(
-                        _staged("vector", self._vectors.search, req.scope, embedded[0], depth))
+                    searches["vector"] = VectorSearch(req.scope, embedded[0], depth)
                 if speakers and (said := _said(req.scope.types)):
                     # "Said by": turns have a speaker; a memory's speaker field is its subject.
-                    jobs["speaker"] = asyncio.ensure_future(_staged("speaker", self._vectors.search,
-                        replace(req.scope, speakers=speakers, types=said), embedded[0], said_depth or depth))
+                    searches["speaker"] = VectorSearch(
+                        replace(req.scope, speakers=speakers, types=said), embedded[0], said_depth or depth)
                 if window is not None:
                     since = max(window.start, req.scope.since) if req.scope.since else window.start
                     until = min(window.end, req.scope.until) if req.scope.until else window.end
-                    jobs["temporal"] = asyncio.ensure_future(_staged("temporal", self._vectors.search,
-                        replace(req.scope, since=since, until=until), embedded[1], depth))
+                    searches["temporal"] = VectorSearch(
+                        replace(req.scope, since=since, until=until), embedded[1], depth)
+                if searches:
+                    jobs[tuple(searches)] = asyncio.ensure_future(
+                        _staged(tuple(searches), self._vectors.search_many, list(searches.values())))
             results = await asyncio.gather(*jobs.values(), return_exceptions=True)
         except BaseException:
             for job in jobs.values():  # one path failed (or we were cancelled): stop the rest
@@ -339,13 +349,13 @@ class RecallEngine:
             raise
         done: dict[str, list[Hit]] = {}
         failed: dict[str, ProjectionError] = {}
-        for path, result in zip(jobs, results, strict=True):
+        for paths, result in zip(jobs, results, strict=True):
             if isinstance(result, ProjectionError):
-                failed[path] = result
+                failed.update(dict.fromkeys(paths, result))
             elif isinstance(result, BaseException):
                 raise result
             else:
-                done[path] = result
+                done.update(zip(paths, result, strict=True))
         if failed and not done:
             raise next(iter(failed.values()))
         # A fixed path order, so fusion's ties break the same way whatever finished first.
@@ -363,14 +373,30 @@ class RecallEngine:
         return [Hit(d, 1.0 / rank) for rank, d in enumerate(docs, start=1)]
 
 
-async def _staged(stage: str, work: Callable[P, Awaitable[T]], *args: P.args, **kwargs: P.kwargs) -> T:
+async def _staged(stage: str | tuple[str, ...], work: Callable[P, Awaitable[T]], *args: P.args,
+                  **kwargs: P.kwargs) -> T:
     """``work(*args, **kwargs)`` in a span named after its recall stage, its time in the
-    stage histogram (called here, so a job cancelled before it starts leaves nothing unawaited)."""
+    stage histogram (called here, so a job cancelled before it starts leaves nothing
+    unawaited). Stages answered by one call (the vector paths) each get a span (siblings)
+    and the call's time."""
+    stages = (stage,) if isinstance(stage, str) else stage
+    parent = get_current_span()
     start = time.perf_counter()
-    with span(f"recall {stage}", {"hindsight.recall.stage": stage}):
+    with ExitStack() as spans:
+        for name in stages:
+            spans.enter_context(span(f"recall {name}", {"hindsight.recall.stage": name}, parent=parent))
         result = await work(*args, **kwargs)
-    RECALL_STAGE_SECONDS.labels(stage).observe(time.perf_counter() - start)
+    for name in stages:
+        RECALL_STAGE_SECONDS.labels(name).observe(time.perf_counter() - start)
     return result
+
+
+def _alone(stage: str, work: Callable[P, Awaitable[list[Hit]]], *args: P.args,
+           **kwargs: P.kwargs) -> asyncio.Future[list[list[Hit]]]:
+    """A job answering one path (``_staged``): its hits as the only list."""
+    async def one() -> list[list[Hit]]:
+        return [await _staged(stage, work, *args, **kwargs)]
+    return asyncio.ensure_future(one())
 
 
 def _said(types: tuple[str, ...]) -> tuple[str, ...]:
