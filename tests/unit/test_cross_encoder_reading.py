@@ -75,6 +75,7 @@ async def test_without_the_alone_reading_each_turn_is_read_once_after_the_one_be
     class Recording(Reranker):
         def __init__(self) -> None:
             self.read: list[str] = []
+            self.calls = 0
 
         @property
         def model_id(self) -> str:
@@ -82,6 +83,7 @@ async def test_without_the_alone_reading_each_turn_is_read_once_after_the_one_be
 
         async def score(self, query: str, passages: Sequence[str]) -> list[float]:
             self.read += passages
+            self.calls += 1
             return [float("Lisbon" in p) for p in passages]
 
     first = replace(_turn("Where did you go?", "Ann: Where did you go?\nBob: Lisbon."), id="d1", speaker="Ann")
@@ -100,6 +102,7 @@ async def test_without_the_alone_reading_each_turn_is_read_once_after_the_one_be
             per_doc: dict[str, dict[str, PathScore]] = {"d1": {}, "d2": {}}
             ranked = await engine._cross_encode(ask, preset, head, per_doc)
             assert sorted(reranker.read) == sorted(expected), preset.name
+            assert reranker.calls == 1  # both readings in one call: its runs share out the tokens
             assert [d.id for d, _ in ranked] == ["d2", "d1"] and [s for _, s in ranked] == [0.5, 0.4]
             assert per_doc["d2"]["cross_encoder"].rank == 1
     finally:

@@ -1,22 +1,35 @@
-"""How the cross-encoder cuts a call's pairs into batches (part of what an int8 score is)."""
+"""How the cross-encoder cuts a call's pairs into runs (part of what an int8 score is)."""
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hindsight_common.adapters.onnx_reranker import even_batches
+from hindsight_common.adapters.onnx_reranker import token_batches
 
 
-def test_twenty_pairs_make_two_batches_of_ten_not_sixteen_and_four() -> None:
-    assert [len(b) for b in even_batches(list(range(20)), 16)] == [10, 10]
-    assert [len(b) for b in even_batches(list(range(16)), 16)] == [16]
-    assert [len(b) for b in even_batches(list(range(33)), 16)] == [11, 11, 11]
-    assert even_batches([], 16) == []
+def test_an_even_number_of_runs_the_fewest_of_at_most_the_batch_size() -> None:
+    assert [len(b) for b in token_batches([30] * 20, 16)] == [10, 10]
+    assert [len(b) for b in token_batches([30] * 33, 16)] == [8, 9, 8, 8]
+    assert [len(b) for b in token_batches([30] * 16, 16)] == [8, 8]
+    assert token_batches([30], 16) == [[0]]
+    assert token_batches([], 16) == []
 
 
-@given(st.lists(st.integers(), max_size=200), st.integers(min_value=1, max_value=40))
-def test_the_fewest_batches_in_order_and_even(rows: list[int], most: int) -> None:
-    batches = even_batches(rows, most)
-    assert [r for b in batches for r in b] == rows
-    assert len(batches) == -(-len(rows) // most)
-    sizes = [len(b) for b in batches]
-    assert all(0 < s <= most for s in sizes) and (not sizes or max(sizes) - min(sizes) <= 1)
+def test_runs_hold_equal_tokens_so_short_pairs_come_more_to_a_run() -> None:
+    # Ten turns read alone (20 tokens) and ten read after the turn before (60): two runs
+    # of ten pairs would be 200 and 600 tokens, leaving one core idle for half the call.
+    lengths = [60, 20] * 10
+    runs = token_batches(lengths, 16)
+    assert [sum(lengths[i] for i in run) for run in runs] == [380, 420]
+    assert [i for run in runs for i in run] == sorted(range(20), key=lambda i: lengths[i])
+
+
+@given(st.lists(st.integers(min_value=3, max_value=256), max_size=120), st.integers(min_value=1, max_value=40))
+def test_shortest_first_every_pair_once_and_the_tokens_shared_out(lengths: list[int], most: int) -> None:
+    runs = token_batches(lengths, most)
+    assert [i for run in runs for i in run] == sorted(range(len(lengths)), key=lambda i: lengths[i])
+    fewest = -(-len(lengths) // most)
+    assert len(runs) == (fewest + 1 if fewest % 2 and fewest < len(lengths) else fewest)
+    assert all(runs)
+    if runs:
+        share = sum(lengths) / len(runs)
+        assert all(sum(lengths[i] for i in run) <= share + max(lengths) for run in runs)

@@ -83,8 +83,16 @@ class OnnxBert:
 
     def encode(self, texts: Sequence[str] | Sequence[tuple[str, str]]) -> Batch:
         """Token ids, attention mask and token types, padded to the batch's longest."""
+        return self.pad(self.tokenize(texts))
+
+    def tokenize(self, texts: Sequence[str] | Sequence[tuple[str, str]]) -> list[Any]:
+        """Each text's (or pair's) encoding, truncated to ``max_tokens`` (its ``ids``)."""
         self.load()
-        encodings = self._tokenizer.encode_batch(list(texts))
+        return list(self._tokenizer.encode_batch(list(texts)))
+
+    @staticmethod
+    def pad(encodings: Sequence[Any]) -> Batch:
+        """``tokenize``'s encodings as one batch, padded to the longest."""
         width = max(len(e.ids) for e in encodings)
         ids = np.zeros((len(encodings), width), dtype=np.int64)
         mask = np.zeros_like(ids)

@@ -3,16 +3,18 @@
 It reads the query and a passage as one pair ([CLS] query [SEP] passage [SEP]) and
 returns a relevance logit; recall uses it to reorder the fused top N.
 
-A call's pairs are sorted by length and cut into the fewest batches of at most
-``batch_size``, as equal in size as can be (20 pairs: two of 10, not 16 and 4, which
-left one core idle for most of the call). The int8 graph quantizes activations with
-one scale per input tensor, so a score depends on the batch it ran in: this split,
-which depends only on the pairs and ``batch_size``, is part of what a score is.
-The batches run side by
-side (``workers``), each on one intra-op thread that does not spin: a batch of short
-pairs cannot keep two threads of one run busy, and a spinning thread burns the core
-that the other batch, or the rest of the process, needs. The thread count does not
-change a score (tests/contract/test_onnx_models.py checks it).
+A call's pairs are tokenized together, sorted by token count and cut into an even
+number of runs (the fewest of at most ``batch_size`` pairs, one more when that is odd),
+each holding about the same number of tokens: the runs then keep two cores equally
+busy (three runs of 16, 16 and 8 pairs left one core idle for a third of the call, and
+runs of equal pair counts but unequal lengths did much the same). Each run is padded
+only to its own longest pair. The int8 graph quantizes activations with one scale per
+input tensor, so a score depends on the run it was read in: this split, which depends
+only on the pairs and ``batch_size`` (not on the cores), is part of what a score is.
+The runs go side by side (``workers``), each on one intra-op thread that does not
+spin: a run of short pairs cannot keep two threads of one run busy, and a spinning
+thread burns the core that the other run, or the rest of the process, needs. The
+thread count does not change a score (tests/contract/test_onnx_models.py checks it).
 
 The residual additions and layer norms run as the graph has them (``Add`` and
 ``LayerNormalization``), not fused into ONNX Runtime's ``SkipLayerNormalization``: on
@@ -30,6 +32,7 @@ import os
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -45,16 +48,29 @@ MAX_TOKENS = 256
 UNFUSED = ("SkipLayerNormFusion",)
 
 
-def even_batches(rows: Sequence[int], most: int) -> list[list[int]]:
-    """``rows`` cut, in order, into the fewest runs of at most ``most``, their sizes
-    differing by one at most."""
-    count = -(-len(rows) // most)
-    size, extra = divmod(len(rows), max(count, 1))
+def token_batches(lengths: Sequence[int], most: int) -> list[list[int]]:
+    """The positions of ``lengths`` (each pair's tokens), shortest first (ties in order),
+    cut into runs that each hold about the same number of tokens: the fewest runs of at
+    most ``most`` pairs, made even when there are pairs enough (see the module's note)."""
+    n = len(lengths)
+    if n == 0:
+        return []
+    order = sorted(range(n), key=lambda i: lengths[i])
+    runs = -(-n // most)
+    if runs % 2 and runs < n:
+        runs += 1
+    total = sum(lengths)
     out: list[list[int]] = []
-    start = 0
-    for i in range(count):
-        end = start + size + (1 if i < extra else 0)
-        out.append(list(rows[start:end]))
+    start = acc = 0
+    for run in range(runs):
+        last = n - (runs - run - 1)  # every later run keeps at least one pair
+        end = start + 1
+        acc += lengths[order[start]]
+        target = total * (run + 1) / runs
+        while end < last and (run == runs - 1 or acc + lengths[order[end]] / 2 <= target):
+            acc += lengths[order[end]]
+            end += 1
+        out.append(order[start:end])
         start = end
     return out
 
@@ -76,20 +92,19 @@ class MiniLMCrossEncoder(Reranker):
     def load(self) -> None:
         self._model.load()
 
-    def _batch(self, query: str, passages: Sequence[str]) -> list[float]:
-        logits = self._model.run(self._model.encode([(query, p) for p in passages]))
+    def _run(self, encodings: Sequence[Any]) -> list[float]:
+        logits = self._model.run(self._model.pad(encodings))
         return [float(v) for v in np.asarray(logits, dtype=np.float32).reshape(-1)]
 
     async def score(self, query: str, passages: Sequence[str]) -> list[float]:
         if not passages:
             return []
-        order = sorted(range(len(passages)), key=lambda i: len(passages[i]))
-        batches = even_batches(order, self._batch_size)
         loop = asyncio.get_running_loop()
         try:
-            await asyncio.to_thread(self.load)
+            encodings = await asyncio.to_thread(self._model.tokenize, [(query, p) for p in passages])
+            batches = token_batches([len(e.ids) for e in encodings], self._batch_size)
             scored = await asyncio.gather(*(loop.run_in_executor(
-                self._pool, self._batch, query, [passages[i] for i in rows]) for rows in batches))
+                self._pool, self._run, [encodings[i] for i in rows]) for rows in batches))
         except ProviderError:
             raise
         except Exception as e:

@@ -225,22 +225,21 @@ class RecallEngine:
             return candidates
         assert self._reranker is not None
         passages = [d.search_text for d, _ in head]
+        with_prev = await self._after_previous(req, p, head)
         if p.cross_encoder_context and not p.cross_encoder_alone:
-            scores = await self._read_once(req, p, head, passages)
-            return self._reordered(head, tail, scores, per_doc)
-        # The two readings are two calls, scored side by side (the reranker runs batches
-        # of both at once): the second waits only for the neighbourhoods, not the first.
-        alone = asyncio.ensure_future(self._reranker.score(req.query, passages))
-        try:
-            second = await self._read_after_previous(req, p, head, passages)
-            scores = await alone
-        finally:
-            alone.cancel()  # only if the second reading failed first; done otherwise
-        if second is not None:
-            differ, read = second
-            again = list(scores)  # a turn with nothing before it (or a memory) reads the same
-            for i, a in zip(differ, read, strict=True):
-                again[i] = a
+            # One reading a turn, on the scale of two (each turn alone while the text index is down).
+            read = await self._reranker.score(req.query, with_prev or passages)
+            scores = [(1.0 + p.cross_encoder_context) * s for s in read]
+        elif with_prev is None:  # the preset does not weigh the second reading, or the text index is down
+            scores = await self._reranker.score(req.query, passages)
+        else:
+            # Both readings in one call: its pairs are cut into runs of equal tokens,
+            # which keeps the cores equally busy (two calls made four uneven runs).
+            differ = [i for i, text in enumerate(with_prev) if text != passages[i]]
+            read = await self._reranker.score(req.query, passages + [with_prev[i] for i in differ])
+            scores, again = read[:len(passages)], read[:len(passages)]
+            for i, a in zip(differ, read[len(passages):], strict=True):
+                again[i] = a  # a turn with nothing before it (or a memory) reads the same
             scores = [s + p.cross_encoder_context * a for s, a in zip(scores, again, strict=True)]
         return self._reordered(head, tail, scores, per_doc)
 
@@ -254,28 +253,13 @@ class RecallEngine:
             per_doc[head[i][0].id]["cross_encoder"] = PathScore(rank, scores[i])
         return [(head[i][0], head[pos][1]) for pos, i in enumerate(order)] + tail
 
-    async def _read_once(self, req: RecallRequest, p: Preset, head: list[tuple[Document, float]],
-                         passages: list[str]) -> list[float]:
-        """One reading a turn: after the turn before it when it has one, alone otherwise
-        (and every turn alone while the text index is down), on the scale of two readings."""
-        assert self._reranker is not None
-        indexed = await self._neighbourhoods(req, head)
-        texts = passages if indexed is None else [
-            _after_previous(indexed.get(d.id, d), p.cross_encoder_context_chars) for d, _ in head]
-        return [(1.0 + p.cross_encoder_context) * s for s in await self._reranker.score(req.query, texts)]
-
-    async def _read_after_previous(
-        self, req: RecallRequest, p: Preset, head: list[tuple[Document, float]], passages: list[str],
-    ) -> tuple[list[int], list[float]] | None:
-        """The positions in ``head`` of turns that have a turn before them, and their
-        scores read after it; None when the preset does not weigh that reading or the
-        text index is down (each turn is then read alone)."""
+    async def _after_previous(self, req: RecallRequest, p: Preset,
+                              head: list[tuple[Document, float]]) -> list[str] | None:
+        """Each of ``head`` after the turn before it (itself when it has none); None when
+        the preset does not weigh that reading or the text index is down."""
         if not p.cross_encoder_context or (indexed := await self._neighbourhoods(req, head)) is None:
             return None
-        assert self._reranker is not None
-        with_prev = [_after_previous(indexed.get(d.id, d), p.cross_encoder_context_chars) for d, _ in head]
-        differ = [i for i, text in enumerate(with_prev) if text != passages[i]]
-        return differ, await self._reranker.score(req.query, [with_prev[i] for i in differ])
+        return [_after_previous(indexed.get(d.id, d), p.cross_encoder_context_chars) for d, _ in head]
 
     async def _neighbourhoods(
         self, req: RecallRequest, head: list[tuple[Document, float]]
