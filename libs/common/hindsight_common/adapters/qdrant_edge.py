@@ -17,30 +17,11 @@ from hindsight_common.adapters.position_file import read_position, write_positio
 from hindsight_common.adapters.shard_guard import ShardGuard
 from hindsight_common.adapters.user_cache import UserKey
 from hindsight_common.adapters.vector_memory import (
-    MemoryVectors,
-    UserVectors,
-    VectorPoint,
-    plan_lists,
-    unit,
-    unit_rows,
-)
-from hindsight_common.documents import (
-    dense_vector,
-    from_payload,
-    in_order,
-    uuid_ids,
-    vector_payload,
-)
+    MemoryVectors, UserVectors, VectorPoint, plan_lists, unit, unit_rows)
+from hindsight_common.documents import dense_vector, from_payload, in_order, uuid_ids, vector_payload
 from hindsight_common.errors import ProjectionError
 from hindsight_common.ports.log import Position
-from hindsight_common.ports.projection import (
-    Document,
-    Embedded,
-    Hit,
-    Scope,
-    VectorIndex,
-    VectorSearch,
-)
+from hindsight_common.ports.projection import Document, Embedded, Hit, Scope, VectorIndex, VectorSearch
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
