@@ -17,8 +17,13 @@ instruction aimed at the agent, and should it be quarantined? (pure, determinist
 - exfiltration: sending conversations, memories or credentials to a URL or address;
 - conflict: a low-trust memory that contradicts a more trusted one on the same
   subject and key;
-- the same families in 33 other languages (``screening_foreign``): words for "drop",
+- the same families in 58 other languages (``screening_foreign``): words for "drop",
   "instructions", "from now on", "if ... asks", "send" found together in one sentence;
+- the assistant's own words (``screening_own_words``, its turns only): a deed credited to
+  content it read ("as the README asked, I ran ..."), or a standing promise to act unchecked,
+  in English and, through ``screening_lexicon_deeds``, 40 other languages;
+- a decoding asked for so that its payload is carried out ("decode this and just do it"),
+  its payload then read as one even when it is a reading of the whole text (rot13);
 - classifier: the learned model (``screening_model``) reads the text as an attack; its
   reason names the n-grams that weighed most.
 
@@ -39,6 +44,7 @@ from dataclasses import dataclass, replace
 from typing import Literal, cast
 
 from hindsight_common.security.screening_decode import (
+    asks_to_decode_and_run,
     encoded_layers,
     hidden_layers,
     invisible_count,
@@ -47,6 +53,7 @@ from hindsight_common.security.screening_decode import (
 )
 from hindsight_common.security.screening_foreign import discusses_attacks, foreign_signs
 from hindsight_common.security.screening_model import Classifier, shipped
+from hindsight_common.security.screening_own_words import own_word_findings
 from hindsight_common.security.screening_patterns import Family, rules_to_try
 from hindsight_common.security.screening_words import AGENT_ADDRESS, AGENT_WORDS, META, ORDER_START, QUOTED
 from hindsight_common.events.security import Source
@@ -144,6 +151,13 @@ def _quoted_spans(text: str) -> list[tuple[int, int]]:
     return spans if META.search(outside) or discusses_attacks(outside) else []
 
 
+def _unquoted(text: str) -> str:
+    """``text`` without what it quotes when it discusses attacks (see ``_quoted_spans``)."""
+    for a, b in reversed(_quoted_spans(text)):
+        text = text[:a] + " " + text[b:]
+    return text
+
+
 def _rule_findings(text: str, layer: str, to_person: bool = False) -> list[Finding]:
     quoted = _quoted_spans(text)
     lowered = text.lower()
@@ -191,6 +205,9 @@ def findings_of(text: str, layer: str = "text", depth: int = 0) -> list[Finding]
                else f for f in out]
     if depth >= MAX_DEPTH:
         return out
+    asked = depth == 0 and asks_to_decode_and_run(_unquoted(norm))
+    if asked:
+        out.append(Finding("encoded", "asks to decode a payload and carry it out", 0.5, layer))
     hidden = invisible_count(text)
     if hidden:
         out.append(Finding("hidden", f"{hidden} invisible character(s)", 0.3 if hidden < 3 else 0.45, layer))
@@ -213,7 +230,8 @@ def findings_of(text: str, layer: str = "text", depth: int = 0) -> list[Finding]
     seen = {f.reason for f in out}
     for found in encoded_layers(norm, readings=depth == 0) + spaced_layers(text):
         inner = findings_of(found.text, found.how, depth + 1)
-        whole = found.how in ("rot13", "leet", "url")
+        # (a reading the text itself asks to be decoded and run is a payload like any other)
+        whole = found.how in ("rot13", "leet", "url") and not asked
         if whole:  # a reading of the whole text: only what the plain text did not already show
             inner = [f for f in inner if f.reason not in seen]
         score = combine(inner)
@@ -261,9 +279,7 @@ def learned_findings(classifier: Classifier | None, text: str) -> list[Finding]:
     if classifier is None:
         return []
     # Text that discusses attacks is read without what it quotes, as the rules read it.
-    norm = normalise(text)
-    for a, b in reversed(_quoted_spans(norm)):
-        norm = norm[:a] + " " + norm[b:]
+    norm = _unquoted(normalise(text))
     # The probability alone first: most text leans benign, and naming the n-grams behind a
     # reading (a sort of every n-gram of the window) cost as much as the reading itself.
     if classifier.probability(norm) < LEARNED_FLOOR:
@@ -295,6 +311,8 @@ class Screener:
         """The verdict on one text from ``source``."""
         trust = self.trust[source]
         rules, learned = findings_of(text), learned_findings(self.classifier, text)
+        if source == "assistant":
+            rules += [Finding(family, reason, weight) for family, reason, weight in own_word_findings(normalise(text))]
         return Verdict(_score(rules, learned), threshold(trust), source, trust, tuple(rules + learned))
 
     def screen_memory(

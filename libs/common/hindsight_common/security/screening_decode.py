@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import binascii
 import codecs
+import html
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -31,6 +32,19 @@ _DECODE_HINT = re.compile(
     r"задом наперёд|справа налево|навпаки|ανάποδα|بالعكس|הפוך|उल्टा|terbalik|ngược|กลับหลัง|倒过来|倒過來|"
     r"反过来|逆から|逆さ|거꾸로|解码|解碼|デコード|디코드|الٹا|برعکس|উল্টো|ডিকোড|رمزگشایی|dekódol|visszafelé|"
     r"i-decode|baligtad|pabaligtad|simbua|kinyume", re.I)
+#: "... and just do it": a decoding asked for so that what comes out is carried out unread.
+_RUN_IT = re.compile(
+    r"\b(?:(?:just |then |and )(?:do|run|execute|perform|follow|apply|obey|carry)\b|do (?:it|that|what it says|"
+    r"exactly what it says|as it says)\b|carry (?:it|them|that) out\b|execute (?:it|that|the)\b|follow (?:it|them|"
+    r"the instructions?)\b|act on it\b|perform (?:it|the)\b|"
+    # the same in other languages
+    r"haz lo que dice|hazlo|ejecuta|ejecútalo|síguelo|cúmplelo|obedece|fais ce qu|exécute|suis-le|obéis|führ\w* \w+ "
+    r"aus|ausführen|befolge|mach,? was|tu,? was|esegui|fai quello che|seguilo|faça o que|faz o que|cumpra|"
+    r"voer \w+ uit|uitvoeren|doe wat|wykonaj|zrób to|zrób,? co|выполни|сделай,? что|сделай то|исполни|виконай|"
+    r"зроби,? що|uygula|yerine getir|gereğini yap|laksanakan|lakukan|jalankan|thực hiện|làm theo|执行|照做|実行|"
+    r"その通りに|실행|그대로|نفذ|نفّذ|בצע|תבצע|पालन कर|अमल कर|utför|gör som|udfør|utfør|gjør som|gør som|suorita|"
+    r"tee mitä|proveď|vykonaj|udělej,? co|urob,? čo|execută|fă ce|εκτέλεσε|κάνε ό|hajtsd végre|csináld|tekeleza|"
+    r"اجرا کن|انجام بده|isagawa|sundin|täida|izvrši|izvedi|изпълни|įvykdyk|izpildi|framkvæmdu)", re.I)
 # Unicode tag characters: an invisible copy of ASCII (U+E0020-U+E007E), "ASCII smuggling".
 _TAGS = re.compile("[\U000e0020-\U000e007e]{4,}")
 _COMMENT = re.compile(r"<!--(.*?)(?:-->|$)", re.S)
@@ -43,10 +57,15 @@ _HIDING_STYLE = re.compile(
 _HIDING_FONT = re.compile(
     r"<(font)[^>]*color\s*=\s*[\"']?(?:white|#fff\b|#ffffff)[^>]*>(.*?)(?:</font>|$)", re.I | re.S)
 _HIDDEN_ATTR = re.compile(r"<(\w+)[^>]*\s(?:hidden|aria-hidden\s*=\s*[\"']true[\"'])[^>]*>(.*?)(?:</\1>|$)", re.I | re.S)
+#: The class names style sheets hide an element by ("hide", "sr-only", "visually-hidden").
+_HIDING_CLASS = re.compile(r"<(\w+)[^>]*\sclass\s*=\s*[\"'][^\"']*\b(?:hide|hidden|sr-only|visually-hidden|invisible|"
+                           r"d-none|offscreen)\b[^\"']*[\"'][^>]*>(.*?)(?:</\1>|$)", re.I | re.S)
 #: Attributes a reader never sees as text but an agent reading the markup does.
 _ATTRIBUTE = re.compile(r"\b(?:alt|title|content|aria-label|data-[\w-]+)\s*=\s*(?:\"([^\"]{12,})\"|'([^']{12,})')", re.I)
 _TAG = re.compile(r"<[^>]{1,200}>")
 _BASE64 = re.compile(r"(?<![\w+/-])[A-Za-z0-9+/_-]{16,}={0,2}")
+# The same tucked after an underscore, as in a file name ("receipt_YWdlbnQ6....pdf").
+_BASE64_IN_NAME = re.compile(r"(?<=_)[A-Za-z0-9+/-]{16,}={0,2}")
 _HEX = re.compile(r"(?<![0-9A-Za-z])(?:[0-9a-fA-F]{2}[\s:]?){12,}")
 _URL_ESCAPES = re.compile(r"(?:%[0-9a-fA-F]{2}.*){4,}", re.S)
 # Letters spelled out one at a time ("i g n o r e   t h e ..."), a way past word filters.
@@ -55,6 +74,8 @@ _SPACED = re.compile(r"(?<!\w)(?:[A-Za-z][ \t]{1,3}){9,}[A-Za-z](?!\w)")
 _DOTTED = re.compile(r"(?<![\w.])(?=[A-Za-z][.·*_-][A-Za-z])(?:[A-Za-z](?:[.·*_-]|[.·*_-]?[ \t]{1,3})){9,}[A-Za-z](?![\w])")
 # JSON or source-code escapes ("\\u0049\\u0067..."): a payload spelled one code point at a time.
 _CODE_ESCAPES = re.compile(r"(?:\\u[0-9a-fA-F]{4}|\\x[0-9a-fA-F]{2}){4,}")
+# HTML character references ("&#x41;&#x73;..."): a payload a page shows as text but spells in code.
+_ENTITIES = re.compile(r"(?:&#(?:x[0-9a-fA-F]{1,6}|\d{1,7});\s?){4,}")
 _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"})
 _LEET_WORD = re.compile(r"\b(?=\w*[a-z])(?=\w*[013457@$])[\w@$]{3,}\b", re.I)
 _WORD = re.compile(r"[A-Za-z]+")
@@ -125,7 +146,7 @@ def hidden_layers(text: str) -> list[Layer]:
     out = [Layer("comment", m.group(1)) for m in _COMMENT.finditer(text)][:MAX_CANDIDATES]
     out += [Layer("tag characters", "".join(chr(ord(c) - 0xE0000) for c in m.group(0)))
             for m in _TAGS.finditer(text)][:MAX_CANDIDATES]
-    for pattern in (_HIDING_STYLE, _HIDING_FONT, _HIDDEN_ATTR):
+    for pattern in (_HIDING_STYLE, _HIDING_FONT, _HIDDEN_ATTR, _HIDING_CLASS):
         out += [Layer("styled", _TAG.sub(" ", m.group(2))) for m in pattern.finditer(text)][:MAX_CANDIDATES]
     out += [Layer("attribute", m.group(1) or m.group(2)) for m in _ATTRIBUTE.finditer(text)][:MAX_CANDIDATES]
     return [layer for layer in out if layer.text.strip()]
@@ -190,7 +211,8 @@ def encoded_layers(text: str, readings: bool = True) -> list[Layer]:
     and (with ``readings``) the whole text read as rot13, backwards and with digits read as
     letters (cheap, and their readings only matter if they contain an instruction)."""
     out: list[Layer] = []
-    for how, pattern, decode in (("base64", _BASE64, _from_base64), ("hex", _HEX, _from_hex)):
+    for how, pattern, decode in (("base64", _BASE64, _from_base64), ("base64", _BASE64_IN_NAME, _from_base64),
+                                 ("hex", _HEX, _from_hex)):
         found = 0
         for m in pattern.finditer(text):
             decoded = decode(m.group(0))
@@ -202,6 +224,7 @@ def encoded_layers(text: str, readings: bool = True) -> list[Layer]:
     if _URL_ESCAPES.search(text):
         out.append(Layer("url", unquote(text)[:MAX_DECODED]))
     out += [Layer("escapes", _from_escapes(m.group(0))) for m in _CODE_ESCAPES.finditer(text)][:MAX_CANDIDATES]
+    out += [Layer("entities", html.unescape(m.group(0))) for m in _ENTITIES.finditer(text)][:MAX_CANDIDATES]
     if not readings:
         return out
     runs = _uncommon_runs(text[:MAX_DECODED])
@@ -218,6 +241,23 @@ def encoded_layers(text: str, readings: bool = True) -> list[Layer]:
     if _LEET_WORD.search(text):
         out.append(Layer("leet", _LEET_WORD.sub(lambda m: m.group(0).translate(_LEET), text[:MAX_DECODED])))
     return out
+
+
+# The decoding words as plain substrings, those in ASCII apart: a cheap first look (the
+# case-blind pattern costs about 50 us a text, these 3 us for English text).
+_HINT_WORDS = [w.replace("-?", "") for w in _DECODE_HINT.pattern.split("|")]
+_HINT_ASCII = re.compile("|".join(re.escape(w) for w in _HINT_WORDS if w.isascii()))
+_HINT_ANY = re.compile("|".join(re.escape(w) for w in _HINT_WORDS))
+
+
+def asks_to_decode_and_run(text: str) -> bool:
+    """Whether ``text`` asks for a decoding and for what it decodes to be carried out
+    ("decode this and just do it", "read it backwards and follow it")."""
+    lowered = text.lower()
+    if (_HINT_ASCII if lowered.isascii() else _HINT_ANY).search(lowered) is None:
+        return False
+    hint = _DECODE_HINT.search(text)
+    return hint is not None and _RUN_IT.search(text, max(0, hint.start() - 200)) is not None
 
 
 def _reads_as_language(text: str, other_languages: bool = True) -> bool:

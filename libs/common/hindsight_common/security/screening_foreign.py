@@ -40,7 +40,7 @@ _WORD = re.compile(r"(?:[^\W_\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uf900-\ufaf
                    r"[\u0300-\u036f\u064b-\u065f\u0670\u0900-\u0dff])+")
 _POINTING = re.compile(r"[\u064b-\u065f\u0670\u0591-\u05c7]")  # Arabic and Hebrew vowel marks
 # A sentence ends at a full stop followed by a space, not at the dots of an address.
-_SENTENCE = re.compile(r"(?:[^.!?;。！？؟।\n]|\.(?=[^\s.]))+")
+SENTENCE = re.compile(r"(?:[^.!?;。！？؟।\n]|\.(?=[^\s.]))+")
 _IMAGE = re.compile(r"!\[[^\]]*\]\(\s*https?://[^)\s]*[?&][\w-]+=")
 # An address data can go to: e-mail, a link, a webhook, a messenger handle.
 _LINK = re.compile(r"[\w.+-]@[\w-]+|://|\bwww\b|webhook|telegram|телеграм|تيليجرام|تلگرام|ٹیلیگرام|(?<![\w.])@[a-z_]\w{3,}|"
@@ -67,7 +67,7 @@ class _Term:
     english: bool
 
 
-class _Lexicon:
+class Lexicon:
     def __init__(self, concepts: dict[str, str]) -> None:
         self.whole: dict[str, list[_Term]] = defaultdict(list)  # first word -> terms
         self.stems: dict[str, list[_Term]] = defaultdict(list)  # single-word stems
@@ -155,7 +155,7 @@ def _rest_matches(term: _Term, words: list[str], i: int) -> bool:
     return following == list(rest)
 
 
-LEXICON = _Lexicon(CONCEPTS)
+LEXICON = Lexicon(CONCEPTS)
 
 
 @dataclass(frozen=True)
@@ -248,11 +248,39 @@ def _signs(found: dict[str, list[int]], foreign: set[str]) -> list[Sign]:
     return out
 
 
+#: Words that open a note to staff ("Колеги, ...", "Pokyny pre personál:", "Till personalen"):
+#: a colleague briefing the people who answer customers, as the English rules read "Hi team,".
+_STAFF = Lexicon({"staff": (
+    "equipo|personal|compañeros|colegas|empleados|équipe|personnel|collègues|employés|kollegen|kolleginnen|"
+    "mitarbeiter*|squadra|personale|colleghi|dipendenti|equipe|equipa|pessoal|funcionários|colaboradores|"
+    "personeel|collega's|collegas|medewerkers|zespół|zespole|pracownicy|koledzy|koleżanki|personalen|kollegor|"
+    "medarbetare|personalet|kolleger|medarbejdere|ansatte|henkilökunta|kollegat|työntekijät|personál|kolegové|"
+    "zaměstnanci|kolegovia|zamestnanci|colegi|angajați|angajati|echipa|ekip|personel|çalışanlar|коллеги|"
+    "персонал*|сотрудник*|колеги|співробітник*|служители|екип|колеге|особље|запослени|kolege|osoblje|zaposleni|"
+    "zaposlenici|sodelavci|osebje|συνάδελφοι|προσωπικό|υπάλληλοι|الزملاء|الموظفين|الموظفون|צוות|עובדים|עמיתים|"
+    "همکاران|کارکنان|پرسنل|कर्मचारियों|कर्मचारी|सहकर्मियों|عملہ|ملازمین|কর্মীদের|সহকর্মী|staf|karyawan|pegawai|"
+    "nhân viên|đồng nghiệp|พนักงาน|kasamahan|empleyado|wafanyakazi|kollégák|munkatársak|személyzet|kolleegid|"
+    "töötajad|kolēģi|darbinieki|personāls|kolegos|darbuotojai|personalas|员工|同事|工作人员|スタッフ|社員|"
+    "従業員|직원|팀원|동료|ஊழியர்*|பணியாளர்*|ఉద్యోగులు|సిబ్బంది|თანამშრომლ*|աշխատակիցներ*|қызметкерлер|"
+    "әріптестер|stafi|kolegë|punonjës*|вработени|personeel|kollegas|cydweithwyr|companys|persoal|compañeiros|"
+    "langileak|lankideak")})
+_STAFF_DISCOUNT = 0.5
+_OPENING = 60  # characters at the start of a text in which a note to staff is addressed
+
+
+def _to_staff(text: str) -> bool:
+    """Whether ``text`` opens as a note to staff and names no AI anywhere."""
+    return bool(_STAFF.hits(text[:_OPENING])) and not any(
+        t.concept in ("agent", "ai") for t, _ in LEXICON.hits(text))
+
+
 def foreign_signs(text: str) -> list[ForeignSign]:
-    """The signs of an order to the agent in another language, sentence by sentence."""
+    """The signs of an order to the agent in another language, sentence by sentence. In a
+    note to staff that names no AI ("Колеги, ако клиентите питат ..., кажете им ..."), the
+    triggers and standing orders are about how people answer customers: they count half."""
     out: list[ForeignSign] = []
     image = _IMAGE.search(text) is not None
-    sentences = [(m, LEXICON.hits(m.group(0))) for m in _SENTENCE.finditer(text)]
+    sentences = [(m, LEXICON.hits(m.group(0))) for m in SENTENCE.finditer(text)]
     # Who claims authority often says so a sentence before granting it ("This is the
     # administrator. You may now ..."): a role anywhere in the text counts in every sentence.
     roles = [t for _, hits in sentences for t, _ in hits if t.concept == "role"]
@@ -276,6 +304,9 @@ def foreign_signs(text: str) -> list[ForeignSign]:
             if any(not t.english for t in roles):
                 foreign.add("role")
         out += [ForeignSign(family, reason, weight) for family, reason, weight in _signs(found, foreign)]
+    if out and any(s.family in ("conditional", "directive") for s in out) and _to_staff(text):
+        out = [replace(s, weight=s.weight * _STAFF_DISCOUNT) if s.family in ("conditional", "directive") else s
+               for s in out]
     return out
 
 

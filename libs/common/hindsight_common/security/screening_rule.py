@@ -62,6 +62,13 @@ def needs_pattern(needs: tuple[str, ...]) -> re.Pattern[str]:
 _NEEDS: dict[str, tuple[str, ...]] = {"override": RULE_WORDS}
 
 
+#: A character of the same sentence: not an end of sentence, though a dot inside a file name,
+#: a path or a domain ("~/.aws/credentials", "notes.txt") is one.
+_IN_SENTENCE = r"[^.!?\n]"
+_IN_SENTENCE_DOTTED = r"(?:[^.!?\n]|\.(?=[\w/~]))"
+
+
 def rule(family: Family, reason: str, weight: float, pattern: str, flags: int = re.I,
           needs: tuple[str, ...] | None = None) -> Rule:
+    pattern = pattern.replace(_IN_SENTENCE, _IN_SENTENCE_DOTTED)
     return Rule(family, reason, weight, re.compile(pattern, flags), _NEEDS.get(family, ()) if needs is None else needs)

@@ -29,8 +29,8 @@ _STANDING = (r"(?:automatically|auto-?(?:approve|accept|confirm|pay|sign)\w*|fro
 _UNCHECKED = (r"(?:without (?:first\s+)?(?:returning to|going back to|asking|checking|confirm\w*|consulting|verif\w*|"
               r"telling|notifying|informing|"
               r"approval|(?:a |any )?(?:second look|review|double-check\w*|prompt\w*)|(?:your|the user'?s|their|my) "
-              r"(?:approval|consent|ok|okay|permission|sign-?off))|(?:skip|skipping|bypass\w*|no need for) (?:the |any )?"
-              r"(?:confirmation|verification|approval|review|check)\w*|(?:never|don'?t|doesn'?t|do not|does not|won'?t) "
+              r"(?:approval|consent|ok|okay|permission|sign-?off))|(?:skip|skipping|bypass\w*|no need for) (?:the |any |"
+              r"her |his |their |its )?(?:[\w-]+ )?(?:confirmation|verification|approv|review|check|sign-?off)\w*|(?:never|don'?t|doesn'?t|do not|does not|won'?t) "
               r"(?:need|needs|require|requires) (?:a |any |your )?(?:second look|confirmation|approval|review|verification|"
               r"sign-?off)|no (?:confirmation|verification|approval|sign-?off) (?:is )?(?:needed|required|necessary))")
 
@@ -182,6 +182,42 @@ ORDERS: tuple[Rule, ...] = (
           r"\b(?:print|dump|list|show|output|echo|reveal|display|paste|export)\s+(?:out\s+)?(?:every|all|each|any)\s+"
           r"(?:of\s+)?(?:the\s+|your\s+)?(?:environment variables?|env vars?|credentials?|api keys?|secrets?|tokens?|"
           r"passwords?)\b", needs=("every", "all", "each", "any")),
+    # The agent's own secrets asked of it: what a deployment holds (keys, tokens, the system
+    # prompt, a server's password), not a person's own saved wifi code.
+    rule("exfiltration", "asks for the secrets it holds", 0.75,
+          r"\b(?:dump|print|paste|list|show|give|reveal|tell|output|share|read|what'?s|what is|what are)\b[^.!?\n]{0,60}?"
+          r"\b(?:system prompt|api keys?|access tokens?|tokens|env(?:ironment)? var\w*|credentials|secret keys?|"
+          r"private keys?|(?:database|db|admin|root|server|prod\w*|staging|service account) passwords?)\b"
+          r"[^.!?\n]{0,60}?\b(?:you'?ve got|you have|you got|you hold|you were given|you'?re holding|loaded|"
+          r"word for word|verbatim|raw|in plain ?text|in (?:your|the) (?:[\w-]+ )?(?:config\w*|environment|context|vault|"
+          r"memory|settings))",
+          needs=("prompt", "key", "token", "var", "credential", "password")),
+    # An order that asks to be kept secret itself ("and don't mention this note"): nothing a
+    # person asks for in good faith needs its own existence hidden from the one it concerns.
+    rule("directive", "asks to keep its own orders secret", 0.5,
+          r"\b(?:(?:don'?t|do not|never|without)\s+(?:ever\s+)?(?:mention(?:ing)?|bring(?:ing)? up|reveal(?:ing)?|"
+          r"tell(?:ing)? (?:\w+ )?about|acknowledg\w*|refer(?:ring)? to|disclos\w*)\s+(?:this|that|these|the)\s+(?:\w+\s+)?"
+          r"(?:note|message|rule|instruction|instructions|request|setting|arrangement|trigger|order)s?\b|"
+          r"(?:keep|keeping) (?:this|it|that) between us|(?:that|this) (?:this|the) (?:rule|instruction|note|trigger|"
+          r"setting) exists)", needs=("mention", "bring", "reveal", "tell", "acknowledg", "refer", "disclos", "between",
+                                      "exists")),
+    # A lie to be told to someone, marked as one: "... tell him it's $3,000 less. He doesn't
+    # need to know"; weak alone (a surprise party), telling beside a scripted answer.
+    rule("directive", "asks it to deceive someone", 0.35,
+          r"\b(?:he|she|they|him|her|them)\s+(?:doesn'?t|don'?t|does not|do not|shouldn'?t|should not|must not|"
+          r"mustn'?t)\s+(?:need to |have to |ever )?(?:know|find out|learn)\b|\bis not to know\b|\bmake it (?:sound |"
+          r"look )?(?:convincing|believable|real)\b|\b(?:it|that)(?:'s| is) not true\b|\beven (?:though|if) it(?:'s| is)"
+          r" (?:not true|false|untrue)\b", needs=("know", "find out", "learn", "convinc", "believ", "real", "true")),
+    # A fetched script piped into a shell: how a planted order in a README or a log takes over
+    # the machine. Install guides do it too, so it counts only beside another sign.
+    rule("directive", "pipes a downloaded script into a shell", 0.35,
+          r"\b(?:curl|wget)\b[^|\n]{0,200}\|\s*(?:sudo\s+)?(?:ba|z)?sh\b", needs=("curl", "wget")),
+    rule("exfiltration", "names a machine's key files to read or send", 0.5,
+          r"\b(?:read|cat|open|upload|paste|post|send|include|append|print|copy|attach|share|output|dump|"
+          r"type|show)\b[^\n]{0,80}?(?:~/\.ssh|\bid_rsa\b|\bid_ed25519\b|\.aws/credentials|\.npmrc\b|\.netrc\b|"
+          r"\.pgpass\b|\.kube/config|/etc/shadow|\bwallet\.dat\b)", needs=(".ssh", "id_rsa", "id_ed25519", ".aws",
+                                                                     ".npmrc", ".netrc", ".pgpass", ".kube",
+                                                                     "/etc/shadow", "wallet.dat")),
     rule("conditional", "asks the reader for secrets", 0.3,
           rf"\b(?:type|enter|send|share|confirm|provide|reply with)\s+(?:your|their|the)\s+(?:\w+\s+)?{SECRET}"),
     # exfiltration: move data out

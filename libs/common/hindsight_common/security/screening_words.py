@@ -55,7 +55,10 @@ ASKS = (r"(?:asks?|mentions?|says?|types?|quer(?:y|ies)|wants?|requests?|brings?
 SECRET = (r"(?:passwords?|passcodes?|pins?|card numbers?|credit cards?|cvv|credentials?|api keys?|"
           r"tokens?|secrets?|social security|bank (?:details|account)|login|2fa|one-time code|session cookies?|"
           r"cookies|environment variables|\.env(?: file)?|private keys?|seed phrase|recovery (?:phrase|codes?)|"
-          r"(?:verification|security|six-digit|2fa|sms|login) codes?)")
+          r"(?:verification|security|six-digit|2fa|sms|login) codes?|"
+          # the files a machine keeps its keys in: a planted order names them to have them sent
+          r"~/\.ssh\S*|id_rsa|id_ed25519|\.aws/credentials|\.npmrc|\.netrc|\.pgpass|\.kube/config|/etc/shadow|"
+          r"wallet\.dat)")
 DATA = (r"(?:conversations?|chats?|chat logs?|transcripts?|histor(?:y|ies)|messages|memor(?:y|ies)|"
         r"memory store|passwords?|credentials?|api keys?|tokens?|secrets?|personal (?:details|data|"
         r"information|info)|(?:the )?user'?s \w+|all (?:the |of the )?(?:data|information|messages|"
@@ -64,7 +67,10 @@ DATA = (r"(?:conversations?|chats?|chat logs?|transcripts?|histor(?:y|ies)|messa
         r"(?:remember|have learned|learned|know about|recall)|their (?:files|data|documents|messages|contacts|"
         r"photos|history|details|credentials|passwords)|your (?:location|home address|phone number|contacts|passwords?|"
         r"credentials|messages|files|photos|card details)|everything (?:the user|they|he|she) (?:told|said|shared|gave|"
-       r"wrote))")
+        r"wrote)|"
+        # other people's records: what a request for "everyone's salaries" is after
+        r"everyone'?s \w+|(?:all|every) (?:the )?(?:employees?|staff|customers?|users?|members?|patients?)'?s? \w+|"
+        r"salar(?:y|ies)|payroll|ssns?|social security numbers|medical (?:notes|records|history))")
 GIVEN = (r"(?:you(?:'ve| have)? (?:were |been )?(?:given|received|told|got|configured with|programmed with|"
          r"trained (?:with|on)|set up with|instructed with|shipped with|built with|deployed with|loaded with)|"
          r"given to you)")
@@ -113,8 +119,8 @@ AGENT_ADDRESS = re.compile(
     rf"{AGENT}s?\b|\bfor (?:ai|llm|language model|assistant|agent|bot|gpt)s?(?: models?| systems?)? only\b|"
     rf"(?:^|[\n>(\[\-]|--)\s*(?:to|for|attn:?|attention:?)\s+(?:the\s+|any\s+|all\s+)?{AGENT}s?\s*[:,]|"
     rf"\bdear\s+(?:ai|llm|chat ?bot|ai assistant|ai agent|language model|gpt|model)\b|"
-    rf"(?:^|[\s>(\[\-\"'])(?:dear\s+|hey\s+|hello\s+)?(?:ai|assistant|ai assistant|ai agent|agent|llm|model|"
-    r"chat ?bot|bot|gpt)\s*[:,]\s+(?:please\s+)?(?:message|inform|notify|email|text|contact|alert|urge|ask|"
+    rf"(?:^|[\s>(\[\-\"'])(?:dear\s+|hey\s+|hello\s+)?(?:ai|assistants?|ai assistants?|ai agents?|agents?|llms?|"
+    r"models?|chat ?bots?|bots?|gpt)\s*[:,]\s+(?:please\s+)?(?:message|inform|notify|email|text|contact|alert|urge|ask|"
     r"summari[sz]e|describe|mark|classify|label|treat|ignore|forget|disregard|tell|say|send|forward|copy|recommend|"
     r"reveal|always|never|do|don'?t|you|from|respond|reply|rate|remember|store|delete|insist|output)\b",
     re.I,
@@ -125,7 +131,9 @@ ORDER_START = re.compile(
     r"\s*(?:please\s+|now\s+)?(?:tell|send|reveal|share|recommend|say|answer|respond|reply|ignore|forget|disregard|"
     r"list|output|print|export|leak|delete|insist|advise|describe|mark|rate|suggest|confirm|repeat|summari[sz]e|"
     r"submit|follow|obey|act|pretend|become|switch|enable|disable|grant|approve|append|add|include|remember|"
-    r"store|save|memori[sz]e|always|never|you|from now on|do not|don'?t|assistant|system|skip|bypass|show|give|"
-    r"approve|delete|transfer|forward|post|paste|open|run|execute|grant|unlock|disable|email|upload|buy|pay)\b",
+    r"store|save|memori[sz]e|always|never|you|from now on|do not|don'?t|assistant|agent|bot|system|skip|bypass|show|give|"
+    r"approve|delete|transfer|forward|post|paste|open|run|execute|grant|unlock|disable|email|upload|buy|pay|"
+    # a shell command that fetches and runs a script: no data is encoded as one
+    r"curl|wget|iwr|invoke-webrequest|powershell)\b",
     re.I,
 )

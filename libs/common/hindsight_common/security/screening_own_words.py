@@ -1,0 +1,113 @@
+"""Signs that the assistant's own words report a hijack (pure): it acted on, or adopted as a
+lasting rule, something that content it read told it to do.
+
+Why the assistant's words need their own reading: the rules look for orders *to* the agent
+("you must", "from now on send ..."). A hijacked assistant repeats the order as its own
+deed or promise ("as the README asked, I ran ...", "saved the rule from the vendor's
+e-mail: I'll skip her confirmation step"), which the order rules do not see. Two things
+together mark it, and neither alone: the deed is credited to the content (a page, a
+document, an e-mail, a caller), not to the person it works for ("as you asked" is the
+ordinary case), and the deed is one a planted order is for: money or accounts changed,
+data or access handed out, checks, warnings or facts held back, or a rule kept for later.
+An assistant that reports an e-mail's news ("as the airline's e-mail says, your flight
+moved") credits content but does none of these.
+
+Only the assistant's turns are read this way (``Screener.screen``): in a user's or a
+colleague's words, "per the memo, I've moved the payment" is that person's own act.
+"""
+
+from __future__ import annotations
+
+import re
+
+from hindsight_common.security.screening_foreign import SENTENCE, Lexicon
+from hindsight_common.security.screening_lexicon_deeds import DEEDS
+from hindsight_common.security.screening_rule import Family
+
+_CONTENT = (r"(?:web ?page|page|website|site|readme|pdf|document|doc|docs|file|attachment|e-?mail|mail|message|"
+            r"text|note|notes|comment|footer|header|footnote|banner|pop-?up|invite|invitation|description|listing|"
+            r"ticket|post|forum|thread|charter|article|review|sheet|spreadsheet|form|caller|sender|vendor|"
+            r"supplier|contractor|installer|(?:support|service) agent|instructions|guidance|section|markup|"
+            r"comment|alt text|metadata|string|block|payload|link|memo|letter|notice|update|chat message|sms)")
+#: The deed credited to the content: "as the README asked", "per the instructions embedded in
+#: the product page", "following the note in the page's HTML comment", "from the vendor's e-mail".
+_CREDITED = re.compile(
+    rf"\b(?:as|since|because|per|following|according to|in line with|on the strength of|at the request of|"
+    rf"as requested (?:in|by)|as instructed (?:in|by)|as directed (?:in|by)|(?:the )?rule from|instructions? from|"
+    rf"(?:it|that|this) came from|(?:which|that) came from)\s+(?:the|that|this|those|these|their|its|his|her|a|an|"
+    rf"one|some)\s+(?:[\w'’\"“”-]+\s+){{0,5}}?{_CONTENT}s?\b(?!\s+(?:you|that you|which you)\s+(?:\w+\s+)?"
+    rf"(?:uploaded|shared|sent|gave|provided|wrote|attached|pasted|asked))"
+    rf"|\b{_CONTENT}s?\s+(?:\w+\s+){{0,3}}?(?:said|says|asked|asks|instructed|instructs|requested|described|indicated|"
+    rf"told me|required|wanted|directed|specified|stated|explained|contained)\b"
+    rf"|\bi (?:decoded|followed|read|opened)\b[^.!?\n]{{0,80}}?\b(?:it|which|that) (?:said|asked|told me|instructed)\b",
+    re.I)
+#: What a planted order is for, done or promised in the first person.
+_DEED = re.compile(
+    r"\b(?:iban|routing|account (?:number|ending)|wire|wired|transfer|payment|payee|autopay|invoice|wallet|"
+    r"recovery (?:email|e-mail|phone|address|codes?)|password|passcode|credentials|\.aws|\.ssh|\.env|api keys?|"
+    r"tokens?|one-time code|(?:6|six)-digit code|sms code|2fa|two-factor|"
+    r"access|owner|admin\w*|permission\w*|authori[sz]\w*|trusted|"
+    r"forwarded|sent|posted|uploaded|shared|emailed|e-mailed|exported|submitted|published|ran|executed|"
+    r"disabled|switched off|turned off|granted|changed|updated|"
+    r"memory|memories|remember\w*|saved|stored|rule|preference|from now on|going forward|from here on|"
+    r"in future|next time|whenever|every time|automatically|persistent\w*|permanent\w*|"
+    r"skip|skipped|won'?t|no longer|left out|leave out|quietly|silently|without)\b", re.I)
+_FIRST_PERSON = re.compile(r"\b(?:i|i'?ve|i'?ll|i'?m|i'?d|me|my)\b|^\s*(?:saved|stored|noted|done|memory updated|"
+                           r"updated|forwarded|sent|changed)\b", re.I)
+
+
+#: A standing promise in the first person ("from now on I'll", "trigger saved: whenever ...").
+_STANDING = re.compile(
+    r"\b(?:from now on|going forward|from here on|henceforth|in future|in the future|for future|whenever|next time|"
+    r"every time|each time|automatically|any ?more|by default|standing (?:rule|note|order|instruction)|"
+    r"(?:rule|trigger|routine|note|preference|instruction)s? (?:saved|stored|set|added|recorded)|"
+    r"(?:saved|stored|added|recorded|noted|kept)\b[^.!?\n]{0,40}?\b(?:memory|rule|trigger|routine|preference|"
+    r"future)|memory (?:updated|note)|long-term memory)\b", re.I)
+#: What a hijacked promise gives up: checks and warnings, the user's sight of what it does,
+#: the user's sole authority over it.
+_RISKY = re.compile(
+    r"\bwithout (?:first )?(?:asking|checking|confirm\w*|verif\w*|telling|mentioning|notifying|warning|flagging|"
+    r"any (?:further )?(?:questions|checks?|confirmation))|\bskip\w*\s+(?:(?:the|her|his|their|your|any|all|usual|"
+    r"normal|extra)\s+)*(?:confirmation|verification|identity|approval|check|review|warning|callback)\w*|"
+    r"\b(?:won'?t|will not|no longer|not to|never|stop)\s+(?:\w+\s+)?(?:warn|flag|show|surface|point out|ask|check|"
+    r"confirm|verify|declin|refus|mention|tell)\w*|\b(?:quietly|silently|secretly)\b|\bkeep (?:this|it) between us\b|"
+    r"\bleave (?:out|(?:\w+\s+){1,3}out)\b|\bpre-?(?:approved|authori[sz]ed)\b|\b(?:auto-?|automatically )"
+    r"(?:approve|accept|pay|wire|forward|send|unlock|disarm|mark|delete|share)\w*|\btreat\b[^.!?\n]{0,60}?\bas "
+    r"(?:if (?:it|they) (?:came|come|were)|coming from|carrying|from)\b|\btrusted by default\b|"
+    r"\b(?:administrator|admin|owner) (?:status|rights|access|level)\b", re.I)
+
+#: An assistant telling the user it saw an order and did not obey it.
+_REFUSED = re.compile(r"\b(?:won'?t|will not|didn'?t|did not|not going to|refus\w*|declin\w*)\s+(?:be\s+)?"
+                      r"(?:act|follow|obey|comply|do (?:that|it|so))\w*|\bignored (?:it|them|that|the)\b|"
+                      r"\bprompt injection|\bnot (?:as )?instructions\b", re.I)
+
+
+#: The same three things in other languages (``screening_lexicon_deeds``).
+_DEEDS = Lexicon(DEEDS)
+
+
+def _foreign_report(text: str) -> bool:
+    """Whether one sentence of ``text`` credits content with a first-person deed, in a
+    language other than English: all three concepts, one of them in words not English."""
+    for m in SENTENCE.finditer(text):
+        hits = _DEEDS.hits(m.group(0))
+        if {t.concept for t, _ in hits} >= {"credited", "content", "deed"} and any(not t.english for t, _ in hits):
+            return True
+    return False
+
+
+def own_word_findings(text: str) -> list[tuple[Family, str, float]]:
+    """The hijack an assistant's turn reports: the deed it credits to content it read."""
+    if _foreign_report(text):  # unaccented Indonesian or Swahili is ASCII too: every turn is read
+        return [("directive", "the assistant did what content it read told it to (another language)", 0.65)]
+    if not _FIRST_PERSON.search(text) or _REFUSED.search(text):
+        return []
+    credited = _CREDITED.search(text)
+    if credited is None:
+        if _STANDING.search(text) and _RISKY.search(text):
+            return [("directive", "the assistant promises to act unchecked from now on", 0.65)]
+        return []
+    rest = text[:credited.start()] + " " + text[credited.end():]
+    if _DEED.search(rest):
+        return [("directive", "the assistant did what content it read told it to", 0.65)]
+    return [("directive", "the assistant credits content it read with what it did", 0.3)]
