@@ -395,3 +395,37 @@ MORE: dict[str, str] = {
         "बाहिरी इमेल"
     ),
 }
+
+#: Forms found missing after blind part 28's one run (round 8): the infinitives and nouns of
+#: "send" a request uses ("לשלוח", "إرسال", Malay "hantar"), the credentials and card details
+#: asked for, ways of keeping it from someone, and the Greek "whenever".
+_ROUND_8: dict[str, str] = {
+    "send": "transmettre|faire suivre|לשלוח|שלחו|תשלחו|להעביר|إرسال|ارسال|يرجى إرسال|hantar|hantarkan|kirimkan|надіслати|переслати|"
+            "отправить|переслать|enviar|reenviar|mandar|übermitteln|weiterleiten|schicken|inviare|inoltrare|"
+            "encaminhar|wysłać|przesłać|göndermek|iletmek|भेजना|भेज दें|gửi cho|ส่งให้|发送给|送信して",
+    "secret": "identifiants|identifiant|code de récupération|codes de récupération|פרטי כרטיס האשראי|כרטיס האשראי|"
+              "מספר הדרכון|كلمة المرور|كلمة مرور|بيانات الدخول|رقم البطاقة|بطاقة الائتمان|kata laluan|nombor kad|"
+              "στοιχεία σύνδεσης|облікові дані|учетные данные|credenciales|datos de la tarjeta|zugangsdaten|"
+              "credenziali|credenciais|dane logowania|giriş bilgileri|पासवर्ड|ओटीपी|passport number|"
+              "номер паспорта|número de pasaporte|numéro de passeport",
+    "conceal": "jangan beritahu|tanpa memberitahu|μην του πεις|μην της πεις|χωρίς να του πεις|χωρίς να της πεις|"
+               "μην το αναφέρεις|אין צורך לשאול|בלי לספר|sans le prévenir|sans la prévenir|inutile de lui demander|"
+               "pas besoin de lui demander|دون إخباره|لا تخبره|بدون علمه|не кажи йому|не кажи їй|без його відома|"
+               "मत बताना|बिना बताए|no le digas|sin decirle|sag ihm nichts|sag ihr nichts|usimuulize|usimwulize",
+    "if": "όποτε|οποτεδήποτε",
+    "data": "nombor telefon|alamat rumah|maklumat peribadi|pangkalan data|data pelanggan|sejarah perbualan",
+    # a special mode the agent is told it is in ("modo desarrollador", "开发者模式"), as the
+    # English rule reads "developer mode"
+    "mode": "modo desarrollador|modo de desarrollador|modo sin restricciones|modo sin filtros|mode développeur|"
+            "mode sans restriction*|mode sans filtre|entwicklermodus|entwickler-modus|modus ohne einschränkungen|"
+            "modalità sviluppatore|modalità senza restrizioni|modo de desenvolvedor|modo desenvolvedor|"
+            "modo sem restrições|ontwikkelaarsmodus|ontwikkelaarmodus|tryb dewelopera|tryb programisty|"
+            "tryb bez ograniczeń|utvecklarläge|udviklertilstand|utviklermodus|kehittäjätila|vývojářský režim|"
+            "režim vývojáře|modul dezvoltator|geliştirici modu|sınırsız mod|режим разработчика|режим без ограничений|"
+            "режим розробника|режим без обмежень|λειτουργία προγραμματιστή|وضع المطور|وضع المطوّر|وضع بلا قيود|"
+            "מצב מפתח|מצב מפתחים|حالت توسعه دهنده|حالت بدون محدودیت|डेवलपर मोड|mode pengembang|mode tanpa batas|"
+            "chế độ nhà phát triển|chế độ không giới hạn|โหมดนักพัฒนา|开发者模式|開發者模式|无限制模式|無限制模式|"
+            "越狱模式|開発者モード|制限なしモード|개발자 모드|무제한 모드|fejlesztői mód|hali ya msanidi",
+}
+for _concept, _terms in _ROUND_8.items():
+    MORE[_concept] = MORE[_concept] + "|" + _terms if _concept in MORE else _terms

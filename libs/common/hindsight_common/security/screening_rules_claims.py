@@ -243,6 +243,17 @@ CLAIMS: tuple[Rule, ...] = (
     rule("authority", "asks for unrestricted behaviour", 0.5,
           r"\b(?:without|with no|with zero|with 0|free of|minus) (?:any )?(?:restrictions|limits|limitations|filters|"
           r"rules|guardrails|censorship|safeguards)\b"),
+    # A code word that switches the rules off later ("when I type 'bluebird', content rules are
+    # paused"): a jailbreak kept for later, whoever sets it.
+    rule("override", "sets a code word that switches its rules off", 0.75,
+          r"\b(?:type|types|typed|say|says|write|writes|send|sends|mention\w*|contain\w*|start\w* (?:a message )?with|"
+          r"begin\w* with|use|uses)\s+(?:the\s+(?:word|phrase|code(?:\s*word)?|password)\s+)?['\"‘“«][^'\"’”»]{1,30}"
+          r"['\"’”»][^.!?\n]{0,100}?\b(?:(?:rules?|filters?|restrictions?|limits?|safety|moderation|guidelines|"
+          r"polic(?:y|ies)|guardrails)\b[^.!?\n]{0,40}?\b(?:paused|off|lifted|suspended|disabled|gone|don'?t apply|"
+          r"no longer apply)|(?:drop|ignore|skip|bypass|switch off|turn off|disable|pause|lift|suspend)\w*\s+"
+          r"(?:\w+\s+){0,3}?(?:rules?|filters?|restrictions?|limits?|safety|moderation|guidelines|guardrails)|"
+          r"unrestricted|no matter what|developer mode|without (?:any )?(?:rules|filters|restrictions|limits))",
+          needs=("'", '"', "‘", "“", "«")),
     rule("authority", "asks it to play an AI without its rules", 0.5,
           rf"\b(?:pretend|imagine|act as if|play|roleplay|role-play)\s+(?:that\s+)?(?:you(?:'re| are)|your|to be|you were)\s+"
           rf"(?:an?\s+|the\s+)?(?:\w+\s+)?{AGENT}\b"),

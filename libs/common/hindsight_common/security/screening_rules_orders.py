@@ -205,7 +205,7 @@ ORDERS: tuple[Rule, ...] = (
     # need to know"; weak alone (a surprise party), telling beside a scripted answer.
     rule("directive", "asks it to deceive someone", 0.35,
           r"\b(?:he|she|they|him|her|them)\s+(?:doesn'?t|don'?t|does not|do not|shouldn'?t|should not|must not|"
-          r"mustn'?t)\s+(?:need to |have to |ever )?(?:know|find out|learn)\b|\bis not to know\b|\bmake it (?:sound |"
+          r"mustn'?t|won'?t|will not|will never|needn'?t)\s+(?:need to |have to |ever )?(?:know|find out|learn|notice)\b|\bis not to know\b|\bmake it (?:sound |"
           r"look )?(?:convincing|believable|real)\b|\b(?:it|that)(?:'s| is) not true\b|\beven (?:though|if) it(?:'s| is)"
           r" (?:not true|false|untrue)\b", needs=("know", "find out", "learn", "convinc", "believ", "real", "true")),
     # A fetched script piped into a shell: how a planted order in a README or a log takes over
@@ -236,7 +236,9 @@ ORDERS: tuple[Rule, ...] = (
           r"\b(?:full text|transcripts?|contents|copy|copies|log|logs|history|record|records|summary)\s+of\s+"
           r"(?:your|the|all|every)\s+(?:\w+\s+)?(?:conversations?|chats?|messages|memories|sessions)\b[^.!?\n]{0,40}"
           r"\b(?:with|of|from)\s+(?:the user|users|other users|everyone)|\bother users'?\s+(?:data|memories|"
-          r"info|information|details|conversations|messages|files|secrets)\b|\b(?:all|every|each)\s+(?:the\s+|of the\s+)?"
+          r"info|information|details|conversations|messages|files|secrets)\b|"
+          r"\b(?:everything|all) (?:that )?you(?:'ve| have)? (?:stored|saved|got|kept|collected|remember) (?:about|on) "
+          r"(?:the )?other (?:people|users|members|employees|customers)\b|\b(?:all|every|each)\s+(?:the\s+|of the\s+)?"
           r"(?:customer|client|user|member|patient|contact)s?'?\s+(?:profiles?|data|records?|details|information|info|"
           r"files|emails?|addresses|lists?)\b|\b(?:every|each|any|all) users?'?s?\s+(?:data|"
           r"memories|info|information|details|conversations|messages|files|secrets|history)\b"),
