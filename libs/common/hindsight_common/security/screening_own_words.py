@@ -4,13 +4,22 @@ lasting rule, something that content it read told it to do.
 Why the assistant's words need their own reading: the rules look for orders *to* the agent
 ("you must", "from now on send ..."). A hijacked assistant repeats the order as its own
 deed or promise ("as the README asked, I ran ...", "saved the rule from the vendor's
-e-mail: I'll skip her confirmation step"), which the order rules do not see. Two things
-together mark it, and neither alone: the deed is credited to the content (a page, a
-document, an e-mail, a caller), not to the person it works for ("as you asked" is the
-ordinary case), and the deed is one a planted order is for: money or accounts changed,
-data or access handed out, checks, warnings or facts held back, or a rule kept for later.
-An assistant that reports an e-mail's news ("as the airline's e-mail says, your flight
-moved") credits content but does none of these.
+e-mail: I'll skip her confirmation step"), which the order rules do not see. Three readings,
+each of two things together and neither alone:
+
+- a deed credited to content (a page, a document, an e-mail, a caller, "as they asked"),
+  not to the person it works for ("as you asked" is the ordinary case), beside a deed or
+  promise in the rest of the turn (sent, changed, granted, saved, skipped, from now on ...);
+  an assistant that passes on an e-mail's news ("according to the airline's e-mail, your
+  flight now leaves at 16:40") credits content and does nothing;
+- payment or account details changed "from their e-mail" (the IBAN, the payee, a recovery
+  address): invoice fraud reaching an agent that pays;
+- a standing promise ("from now on", "trigger saved") to act unchecked: without asking,
+  skipping a confirmation, no longer warning, quietly, treating someone as the user.
+
+A refusal ("I ignored it and didn't act on it") is none of these. Other languages are read
+for the first with the words of ``screening_lexicon_deeds`` (credited, content, deed in one
+sentence).
 
 Only the assistant's turns are read this way (``Screener.screen``): in a user's or a
 colleague's words, "per the memo, I've moved the payment" is that person's own act.
@@ -28,7 +37,7 @@ _CONTENT = (r"(?:web ?page|page|website|site|readme|pdf|document|doc|docs|file|a
             r"text|note|notes|comment|footer|header|footnote|banner|pop-?up|invite|invitation|description|listing|"
             r"ticket|post|forum|thread|charter|article|review|sheet|spreadsheet|form|caller|sender|vendor|"
             r"supplier|contractor|installer|(?:support|service) agent|instructions|guidance|section|markup|"
-            r"comment|alt text|metadata|string|block|payload|link|memo|letter|notice|update|chat message|sms)")
+            r"alt text|metadata|string|block|payload|link|memo|letter|notice|update|chat message|sms)")
 #: The deed credited to the content: "as the README asked", "per the instructions embedded in
 #: the product page", "following the note in the page's HTML comment", "from the vendor's e-mail".
 _CREDITED = re.compile(
@@ -120,7 +129,9 @@ def _foreign_report(text: str) -> bool:
 
 
 def own_word_findings(text: str) -> list[tuple[Family, str, float]]:
-    """The hijack an assistant's turn reports: the deed it credits to content it read."""
+    """The hijack an assistant's turn reports (family, reason, weight), at most one: the deed
+    it credits to content it read, payment details taken from a message, or a promise to act
+    unchecked; a credit to content with no deed beside it is a weak sign (0.3)."""
     if _foreign_report(text):  # unaccented Indonesian or Swahili is ASCII too: every turn is read
         return [("directive", "the assistant did what content it read told it to (another language)", 0.65)]
     if not _FIRST_PERSON.search(text) or _REFUSED.search(text):
