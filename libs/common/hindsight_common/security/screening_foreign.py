@@ -275,10 +275,9 @@ _STAFF_DISCOUNT = 0.5
 _OPENING = 60  # characters at the start of a text in which a note to staff is addressed
 
 
-def _to_staff(text: str) -> bool:
-    """Whether ``text`` opens as a note to staff and names no AI anywhere."""
-    return bool(_STAFF.hits(text[:_OPENING])) and not any(
-        t.concept in ("agent", "ai") for t, _ in LEXICON.hits(text))
+def _to_staff(text: str, names_ai: bool) -> bool:
+    """Whether ``text`` opens as a note to staff and (``names_ai``) names no AI anywhere."""
+    return not names_ai and bool(_STAFF.hits(text[:_OPENING]))
 
 
 def foreign_signs(text: str) -> list[ForeignSign]:
@@ -311,7 +310,8 @@ def foreign_signs(text: str) -> list[ForeignSign]:
             if any(not t.english for t in roles):
                 foreign.add("role")
         out += [ForeignSign(family, reason, weight) for family, reason, weight in _signs(found, foreign)]
-    if out and any(s.family in ("conditional", "directive") for s in out) and _to_staff(text):
+    names_ai = any(t.concept in ("agent", "ai") for _, hits in sentences for t, _ in hits)
+    if out and any(s.family in ("conditional", "directive") for s in out) and _to_staff(text, names_ai):
         out = [replace(s, weight=s.weight * _STAFF_DISCOUNT) if s.family in ("conditional", "directive") else s
                for s in out]
     return out
