@@ -101,6 +101,6 @@ def test_the_classifier_alone_quarantines_the_users_words_from_the_cap() -> None
     sure = Classifier({"w pineapple": 16.0}, 0.0)
     assert screening.CLASSIFIER_CAP <= sure.probability("pineapple") < user_bar
     assert Screener(classifier=sure).screen("pineapple", "user").quarantine
-    unsure = Classifier({"w pineapple": 11.0}, 0.0)
+    unsure = Classifier({"w pineapple": 8.0}, 0.0)
     assert 0.5 < unsure.probability("pineapple") < screening.CLASSIFIER_CAP
     assert not Screener(classifier=unsure).screen("pineapple", "user").quarantine

@@ -266,9 +266,11 @@ LEARNED_MARGIN = 0.28
 #: margin's cross-validation: the lowest of 0.95, 0.90, 0.85, 0.80 at which the held-out
 #: benign samples kept and the LoCoMo user and assistant turns quarantined stay as without a
 #: cap. On 24 parts 0.95 catches 1,239 held-out attacks instead of 1,230 with the same 1,406
-#: benign kept; 0.90 holds back one more benign sample (on 21 parts, one more LoCoMo user
-#: turn). Never chosen on a blind part.
-CLASSIFIER_CAP = 0.95
+#: benign kept; 0.90 held back one more benign sample then (on 21 parts, one more LoCoMo user
+#: turn). On the 34 parts of round 9, 0.90 catches 1,720 held-out attacks (0.95: 1,711, no
+#: cap: 1,701) with the same 1,972 of 2,072 benign kept and no LoCoMo turn more; 0.85 holds
+#: back 7 more benign samples. So 0.90. Never chosen on a blind part.
+CLASSIFIER_CAP = 0.90
 #: Below this probability the model leans benign: no finding at all.
 LEARNED_FLOOR = 0.5
 

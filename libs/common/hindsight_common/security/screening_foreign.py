@@ -91,32 +91,35 @@ class Lexicon:
                     else:
                         self.whole[words[0]].append(term)
         self.longest_stem = max((len(s) for s in self.stems), default=0)
-        self._words: dict[str, tuple[str, list[_Term]]] = {}
+        self._words: dict[str, tuple[str, list[_Term], list[str]]] = {}
 
-    def _of_word(self, raw: str) -> tuple[str, list[_Term]]:
-        """A word folded, with the single-word stems and endings it matches (cached: words
-        repeat far more than sentences do)."""
+    def _of_word(self, raw: str) -> tuple[str, list[_Term], list[str]]:
+        """A word folded, with the single-word stems and endings it matches and its forms
+        without a clitic in front (cached: words repeat far more than sentences do)."""
         known = self._words.get(raw)
         if known is None:
             word = _fold(raw)
             terms = [t for n in range(2, min(len(word), self.longest_stem) + 1) for t in self.stems.get(word[:n], ())]
             terms += [t for suffix, t in self.suffixes if word.endswith(suffix) and len(word) > len(suffix)]
-            for bare in _without_clitics(word):  # "והכללים" is "the rules" with "and" in front
+            bares = _without_clitics(word)
+            for bare in bares:  # "והכללים" is "the rules" with "and" in front
                 terms += [t for t in self.whole.get(bare, ()) if not t.rest]
                 terms += [t for n in range(2, min(len(bare), self.longest_stem) + 1)
                           for t in self.stems.get(bare[:n], ())]
             if len(self._words) >= _WORD_CACHE:
                 self._words.clear()
-            known = self._words[raw] = (word, terms)
+            known = self._words[raw] = (word, terms, bares)
         return known
 
     def hits(self, sentence: str) -> list[tuple[_Term, int]]:
         """Every term in ``sentence`` with where it starts."""
         spans = [(m.start(), self._of_word(m.group(0))) for m in _WORD.finditer(sentence)]
-        words = [word for _, (word, _) in spans]
+        words = [(word, bares) for _, (word, _, bares) in spans]
         out: list[tuple[_Term, int]] = []
-        for i, (at, (word, terms)) in enumerate(spans):
+        for i, (at, (word, terms, bares)) in enumerate(spans):
             found = [t for t in self.whole.get(word, ()) if _rest_matches(t, words, i)] + terms
+            # A phrase with a clitic on its words: "לבינה המלאכותית" is "to the AI"
+            found += [t for bare in bares for t in self.whole.get(bare, ()) if t.rest and _rest_matches(t, words, i)]
             if found and not sentence[at:at + len(word)].isascii():
                 # "résume" is French even if "resume" is English: accents are not English.
                 found = [replace(t, english=False) if t.english else t for t in found]
@@ -140,19 +143,29 @@ def _without_clitics(word: str) -> list[str]:
         return []
     first = ord(word[0])
     clitics = _HEBREW_CLITICS if 0x0590 <= first <= 0x05FF else _ARABIC_CLITICS if 0x0600 <= first <= 0x06FF else ()
-    return [word[len(c):] for c in clitics if word.startswith(c) and len(word) - len(c) >= 3]
+    out = []
+    for c in clitics:
+        if word.startswith(c) and len(word) - len(c) >= 3:
+            out.append(word[len(c):])
+            if c[-1] in "לבכ":  # Hebrew "to", "in", "as" swallow the article: "למשתמש" is "to the user"
+                out.append("ה" + word[len(c):])
+    return out
 
 
-def _rest_matches(term: _Term, words: list[str], i: int) -> bool:
+def _rest_matches(term: _Term, words: list[tuple[str, list[str]]], i: int) -> bool:
+    """Whether the words after the ``i``-th (each folded, with its forms without a clitic)
+    are the rest of ``term``'s phrase; the last one only begins with it for a stem."""
     rest = term.rest
     if not rest:
         return True
     following = words[i + 1:i + 1 + len(rest)]
     if len(following) < len(rest):
         return False
-    if term.prefix:
-        return following[:-1] == list(rest[:-1]) and following[-1].startswith(rest[-1])
-    return following == list(rest)
+    last = len(rest) - 1
+    return all(
+        any(form.startswith(want) if term.prefix and n == last else form == want for form in (word, *bares))
+        for n, (want, (word, bares)) in enumerate(zip(rest, following, strict=True))
+    )
 
 
 LEXICON = Lexicon(CONCEPTS)
@@ -235,6 +248,11 @@ def _signs(found: dict[str, list[int]], foreign: set[str]) -> list[Sign]:
         # "ask them for the code from the text message": a scam's request, not advice against it
         out.append(("conditional", "asks the user for secrets (another language)",
                     0.6 if has("audience") or has("if") else 0.45))
+    if has("persist") and fresh("persist") and (has("if") or has("ask")) and (has("answer") or has("send")):
+        # "guarda esto como regla permanente: cuando ella pregunte, dile ...": a script kept for a later cue
+        out.append(("directive", "plants a lasting rule for a later cue (another language)", 0.5))
+    elif has("persist", "conceal") and fresh("persist"):
+        out.append(("directive", "plants a lasting rule kept from someone (another language)", 0.45))
     if has("from now on", "must") and addressed and not has("answer") and fresh("from now on", "must"):
         out.append(("directive", "a standing order from now on (another language)", 0.6))
     if has("role", "must") and (has("agent") or has("ai")) and fresh("role", "must", "agent"):

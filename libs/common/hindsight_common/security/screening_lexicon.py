@@ -21,6 +21,7 @@ term that is not, so English text is left to the English rules.
 from __future__ import annotations
 
 from hindsight_common.security.screening_lexicon_more import MORE
+from hindsight_common.security.screening_lexicon_persist import PERSIST
 
 CONCEPTS: dict[str, str] = {
     # "ignore / forget / disregard / no longer valid"
@@ -190,7 +191,7 @@ CONCEPTS: dict[str, str] = {
     "ask": (
         "pregunt*|demande*|fragt|fragen|erkundigt|chiede|chieda|domanda|pergunt*|vraagt|vragen|zapyta*|pyta*|"
         "frågar|spør*|spørger|kysyy|kysyvät|zeptá*|ptá*|întreabă|sorar*|soru*|спросит|спрашива*|запита*|пита*|"
-        "ρωτήσει|ρωτά|سأل|يسأل|سألك|ישאל|שואל|पूछे|पूछता|पूछती|bertanya|menanyakan|tanya|hỏi|ถาม|"
+        "ρωτήσει|ρωτά|سأل|يسأل|سألك|يسألك|يسألكم|تسألك|ישאל|שואל|पूछे|पूछता|पूछती|bertanya|menanyakan|tanya|hỏi|ถาม|"
         "问|問|询问|詢問|尋ね|聞い|質問|聞かれ|물으*|묻*|질문*|문의*"
     ),
     # "the user / someone / anyone / a customer"
@@ -384,7 +385,7 @@ CONCEPTS: dict[str, str] = {
         "vertel het niet|verzwijg*|nie mów|nie informuj|ukryj|utan att nämna|utan att berätta|säg inte|"
         "uten å si|ikke fortell|uden at sige|kertomatta|älä kerro|aniž bys|neříkej|fără să|nu-i spune|"
         "söylemeden|haber vermeden|söyleme|не сообщай|не говори|не сообщая|скрой|скрывай|не кажи|не повідомляй|"
-        "χωρίς να|μην πεις|دون أن تخبره|دون إخبار|لا تخبر|בלי לספר|אל תספר|बताए बिना|मत बताना|मत बताओ|"
+        "χωρίς να|μην πεις|دون أن تخبره|دون إخبار|لا تخبر|لا تذكر|لا تذكري|בלי לספר|אל תספר|אל תציג|אל תגלה|אל תזכיר|בלי להזכיר|बताए बिना|मत बताना|मत बताओ|"
         "tanpa memberi tahu|jangan beri tahu|jangan bilang|đừng nói|không cho biết|ไม่ต้องบอก|อย่าบอก|"
         "不要告诉|不要告訴|别告诉|別告訴|隐瞒|隱瞞|言わずに|伝えずに|知らせずに|黙って|알리지 마*|말하지 마*|몰래"
     ),
@@ -416,6 +417,8 @@ CONCEPTS: dict[str, str] = {
 
 for _concept, _terms in MORE.items():
     CONCEPTS[_concept] = CONCEPTS[_concept] + "|" + _terms if _concept in CONCEPTS else _terms
+#: "permanently", "save this rule": a rule planted for good (round 9).
+CONCEPTS["persist"] = PERSIST
 
 
 #: Scripts written without spaces between words: their terms match anywhere.

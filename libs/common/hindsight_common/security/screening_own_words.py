@@ -37,7 +37,10 @@ _CONTENT = (r"(?:web ?page|page|website|site|readme|pdf|document|doc|docs|file|a
             r"text|note|notes|comment|footer|header|footnote|banner|pop-?up|invite|invitation|description|listing|"
             r"ticket|post|forum|thread|charter|article|review|sheet|spreadsheet|form|caller|sender|vendor|"
             r"supplier|contractor|installer|(?:support|service) agent|instructions|guidance|section|markup|"
-            r"alt text|metadata|string|block|payload|link|memo|letter|notice|update|chat message|sms)")
+            r"alt text|metadata|string|block|payload|link|memo|letter|notice|update|chat message|sms|newsletter|"
+            r"bulletin|advisory|announcement|manual|guide|wiki|faq|transcript|voicemail|(?:issue |pr )?template|"
+            # a file by its name: "the repo's CONTRIBUTING.md said ..."
+            r"[\w-]+\.(?:md|txt|pdf|html?|json|ya?ml|csv|docx?|xlsx?|ics))")
 #: The deed credited to the content: "as the README asked", "per the instructions embedded in
 #: the product page", "following the note in the page's HTML comment", "from the vendor's e-mail".
 _CREDITED = re.compile(
@@ -48,15 +51,20 @@ _CREDITED = re.compile(
     rf"(?:uploaded|shared|sent|gave|provided|wrote|attached|pasted|asked))"
     rf"|\b{_CONTENT}s?\s+(?:\w+\s+){{0,3}}?(?:said|says|asked|asks|instructed|instructs|requested|described|indicated|"
     rf"told me|required|wanted|directed|specified|stated|explained|contained)\b"
-    rf"|\bi (?:decoded|followed|read|opened)\b[^.!?\n]{{0,80}}?\b(?:it|which|that) (?:said|asked|told me|instructed)\b"
+    rf"|(?:\bi (?:also |then |just |first )?|(?:^|[.!?:]\s+))(?:decoded|followed|read|opened)\b[^.!?\n]{{0,80}}?"
+    rf"\b(?:it|which|that) (?:said|asked|told me|instructed)\b"
     # "I followed the setup page's instructions", "carried out the instruction" found in a tool result
-    rf"|\bi (?:followed|obeyed|applied|executed|carried out|acted on|did what)\b[^.!?\n]{{0,60}}?\b(?:{_CONTENT}|"
+    rf"|\bi (?:also |then |just |first )?(?:followed|obeyed|applied|executed|carried out|acted on|did what)\b"
+    rf"[^.!?\n]{{0,60}}?\b(?:{_CONTENT}|"
     rf"instructions?|steps?)\b|\b(?:carried out|executed|followed|applied) the (?:\w+ )?instructions?\b"
     # a third party asked: "as they asked", "as he requested" (the user is "you")
     rf"|\bas (?:they|he|she) (?:asked|requested|instructed|said|told me|wanted)\b"
     # "Rule saved from the forum thread: ..."
     rf"|\b(?:rule|instruction|note|setting|preference|trigger)s? (?:saved|taken|copied|stored|added|picked up) from "
-    rf"(?:the|that|this|a|an|their|its)\b",
+    rf"(?:the|that|this|a|an|their|its)\b"
+    # "I've stored the trigger from that PDF"
+    rf"|\b(?:saved|stored|added|kept|noted|set up|picked up) the (?:[\w-]+ )?(?:rule|instruction|note|setting|"
+    rf"preference|trigger|routine)s? (?:from|in) (?:the|that|this|a|an|their|its)\b",
     re.I)
 #: What a planted order is for, done or promised in the first person.
 _DEED = re.compile(
@@ -64,14 +72,15 @@ _DEED = re.compile(
     r"recovery (?:email|e-mail|phone|address|codes?)|password|passcode|credentials|\.aws|\.ssh|\.env|api keys?|"
     r"tokens?|one-time code|(?:6|six)-digit code|sms code|2fa|two-factor|"
     r"access|owner|admin\w*|permission\w*|authori[sz]\w*|trusted|"
-    r"forwarded|sent|posted|uploaded|shared|emailed|e-mailed|exported|submitted|published|ran|executed|"
+    r"forwarded|sent|posted|uploaded|shared|emailed|e-mailed|exported|submitted|published|ran|executed|included|"
     r"disabled|switched off|turned off|granted|changed|updated|added|inserted|embedded|attached|appended|approved|"
     r"accepted|archived|deleted|removed|cancel+ed|replaced|"
     r"memory|memories|remember\w*|saved|stored|rule|preference|from now on|going forward|from here on|"
     r"in future|next time|whenever|every time|automatically|persistent\w*|permanent\w*|"
     r"skip|skipped|won'?t|no longer|left out|leave out|quietly|silently|without)\b", re.I)
-_FIRST_PERSON = re.compile(r"\b(?:i|i'?ve|i'?ll|i'?m|i'?d|me|my)\b|^\s*(?:saved|stored|noted|done|memory updated|"
-                           r"updated|forwarded|sent|changed)\b", re.I)
+#: The assistant speaking of itself, or a report that drops the "I" ("Sent them to ...").
+_FIRST_PERSON = re.compile(r"\b(?:i|i'?ve|i'?ll|i'?m|i'?d|me|my)\b|(?:^|[.!?]\s+)\s*(?:saved|stored|noted|done|"
+                           r"memory updated|updated|forwarded|sent|changed|decoded|added|posted|shared|granted)\b", re.I)
 
 
 #: A standing promise in the first person ("from now on I'll", "trigger saved: whenever ...").

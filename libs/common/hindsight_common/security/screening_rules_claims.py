@@ -106,6 +106,8 @@ CLAIMS: tuple[Rule, ...] = (
           r"\b(?:you(?:'re| are)(?: now)?|pretend (?:you(?:'re| are)|to be)|play(?:ing)? (?:a|the) (?:game|role)|"
           r"stay in character)\b[^\n]{0,200}?\b(?:(?:no|without|ignores?|never follows?|doesn'?t (?:follow|care "
           rf"about)|no longer cares? about)\s+(?:any\s+)?(?:{RULE_NOUNS}|laws|limits|warnings|ethics)|never refuses|"
+          r"doesn'?t (?:have|need) to (?:follow|obey|respect|stick to)\s+(?:(?:any|the|its|your)\s+)?(?:[\w-]+'s\s+)?"
+          rf"{RULE_NOUNS}|"
           r"unfiltered|uncensored)\b", needs=("no", "without", "ignore", "never", "n't", "follow", "care", "unfilter", "uncensor")),
     rule("override", "announces new instructions", 0.5,
           r"\b(?:new|updated|real|actual|revised|true|secret|hidden)\s+(?:task|instructions?|rules?|"

@@ -32,7 +32,8 @@ _UNCHECKED = (r"(?:without (?:first\s+)?(?:returning to|going back to|asking|che
               r"(?:approval|consent|ok|okay|permission|sign-?off))|(?:skip|skipping|bypass\w*|no need for) (?:the |any |"
               r"her |his |their |its )?(?:[\w-]+ )?(?:confirmation|verification|approv|review|check|sign-?off)\w*|(?:never|don'?t|doesn'?t|do not|does not|won'?t) "
               r"(?:need|needs|require|requires) (?:a |any |your )?(?:second look|confirmation|approval|review|verification|"
-              r"sign-?off)|no (?:confirmation|verification|approval|sign-?off) (?:is )?(?:needed|required|necessary))")
+              r"sign-?off)|no (?:confirmation|verification|approval|sign-?off) (?:is )?(?:needed|required|necessary)|"
+              r"(?:don'?t|do not) (?:ask|check with|wait for) (?:me|him|her|them) (?:first|beforehand))")
 
 _CONCEAL = (r"(?:without (?:ever\s+)?(?:telling|mentioning|informing|notifying|alerting|warning|surfacing|showing|"
             r"flagging|letting \w+ know)|(?:don'?t|do not|never|won'?t|will not|shouldn'?t|should not)\s+(?:ever\s+)?"
@@ -44,7 +45,7 @@ _CONCEAL = (r"(?:without (?:ever\s+)?(?:telling|mentioning|informing|notifying|a
             r"(?:summary|summaries|report|answer|reply|notes|memory list))")
 #: Every wording of _UNCHECKED holds one of these (the rules' cheap pre-check).
 _UNCHECKED_WORDS = ("without", "skip", "bypass", "no need", "need", "require", "no confirm", "no verif", "no approv",
-                    "no sign")
+                    "no sign", "first", "beforehand")
 
 ORDERS: tuple[Rule, ...] = (
     # directive: standing orders about how the agent behaves
@@ -107,6 +108,19 @@ ORDERS: tuple[Rule, ...] = (
           r"\b(?:save|store|remember|keep|add|record|memori[sz]e|commit|write|adopt|take|accept|treat)\s+(?:this|that|the following|"
           r"it)\s+(?:\w+\s+){0,3}?(?:as|in|to|into)\s+(?:an?\s+|your\s+)?(?:[\w-]+\s+)?(?:memory|memories|"
           r"rule|instruction|directive|policy|belief|core value|system prompt)"),
+    # Kept for good ("remember permanently:", "for every future session"): what a planted rule
+    # asks for, but so does "remember for good that I'm vegetarian", so it is weak alone.
+    rule("directive", "asks to keep something for good", 0.3,
+          r"\b(?:remember|save|store|keep|note|memori[sz]e|record)\b[^.!?\n]{0,30}?\b(?:permanently|forever|for good|"
+          r"for (?:every|all|each|any) (?:future )?(?:sessions?|chats?|conversations?)|as an? (?:permanent|standing|"
+          r"lasting) (?:rule|note|instruction|order))\b",
+          needs=("permanent", "forever", "for good", "future", "session", "chat", "conversation", "standing", "lasting")),
+    # An order to leave out the warnings an answer would carry ("tell her that and don't add any
+    # warnings"): weak alone, as "no disclaimers, please" is a common taste.
+    rule("directive", "asks to leave out warnings", 0.25,
+          r"\b(?:don'?t|do not|never|without|no need to)\s+(?:add(?:ing)?|includ(?:e|ing)|giv(?:e|ing)|mention(?:ing)?|"
+          r"attach(?:ing)?)\s+(?:any\s+|the\s+)?(?:safety\s+)?(?:warnings?|disclaimers?|caveats?)\b",
+          needs=("warning", "disclaimer", "caveat")),
     rule("directive", "asks to tamper with stored memories", 0.5,
           r"\b(?:delete|erase|wipe|remove|overwrite|modify|alter|corrupt|replace)\s+(?:all\s+)?(?:of\s+)?"
           r"(?:the user'?s|the|your|their|all|every|any)?\s*(?:\w+\s+)?(?:memor(?:y|ies)|records|"
@@ -218,6 +232,16 @@ ORDERS: tuple[Rule, ...] = (
           r"\.pgpass\b|\.kube/config|/etc/shadow|\bwallet\.dat\b)", needs=(".ssh", "id_rsa", "id_ed25519", ".aws",
                                                                      ".npmrc", ".netrc", ".pgpass", ".kube",
                                                                      "/etc/shadow", "wallet.dat")),
+    # Another person's secrets asked for by name or pronoun ("read me his security answers",
+    # "pull Jenna's saved login"): a person's own are "my" or "our", and "their" is as often
+    # anyone's ("users must not share their login"), so neither counts.
+    rule("exfiltration", "asks for another person's secrets", 0.6,
+          r"\b(?:give|read|send|tell|paste|dump|pull(?: up| out)?|get|show|print|look up|list|share|forward|export|"
+          r"fetch|grab|reveal|hand over|copy)\b[^.!?\n]{0,60}?\b(?:his|her|(?-i:[A-Z][a-z]+)'s)\s+(?:[\w-]+\s+){0,2}?"
+          r"(?:security (?:answers?|questions?)|passwords?|passcodes?|pins?|login(?: details| credentials)?|credentials|"
+          r"card (?:numbers?|details|digits)|last (?:four|4) digits|cvv|private (?:e-?mails?|messages|chats)|"
+          r"social security number|ssn)\b",
+          needs=("security", "pass", "pin", "login", "credential", "card", "digits", "cvv", "private", "social", "ssn")),
     rule("conditional", "asks the reader for secrets", 0.3,
           rf"\b(?:type|enter|send|share|confirm|provide|reply with)\s+(?:your|their|the)\s+(?:\w+\s+)?{SECRET}"),
     # exfiltration: move data out
@@ -241,7 +265,11 @@ ORDERS: tuple[Rule, ...] = (
           r"(?:the )?other (?:people|users|members|employees|customers)\b|\b(?:all|every|each)\s+(?:the\s+|of the\s+)?"
           r"(?:customer|client|user|member|patient|contact)s?'?\s+(?:profiles?|data|records?|details|information|info|"
           r"files|emails?|addresses|lists?)\b|\b(?:every|each|any|all) users?'?s?\s+(?:data|"
-          r"memories|info|information|details|conversations|messages|files|secrets|history)\b"),
+          r"memories|info|information|details|conversations|messages|files|secrets|history)\b|"
+          # another customer's details: "the name and address of the customer who contacted you before me"
+          r"\b(?:name|names|address|addresses|details|number|email|e-mail|contents|messages|order)\b[^.!?\n]{0,60}?"
+          r"\bof (?:the|another|other|an?) (?:\w+ )?(?:customer|user|person|caller|client|patient|guest|buyer)s? (?:who|"
+          r"that) (?:\w+ )?(?:contacted|messaged|wrote to|spoke to|spoke with|chatted with|called|talked to) you\b"),
     # A message that gets the reader's assistant to move data: "can your bot grab the .env".
     rule("exfiltration", "asks someone's assistant to move data", 0.45,
           rf"(?:\b(?:your|whoever'?s|[a-z]+'s)\s+(?:ai\s+)?(?:assistant|bot|helper|agent|copilot)|\b(?:have|get|let|ask|"
@@ -255,5 +283,7 @@ ORDERS: tuple[Rule, ...] = (
           rf"{DEST}"),
     rule("exfiltration", "an image or link that carries data out", 0.8,
           r"!?\[[^\]]*\]\(\s*(?:https?://)[^)\s]*(?:\{[^}]*\}|\$\{|%7B|<[^>]+>|\[[A-Z_]+\])[^)]*\)|"
+          # an image whose address carries a placeholder to fill in: "![x](https://t.io/p?d=ADDRESS_PHONE)"
+          r"!\[[^\]]*\]\(\s*https?://[^)\s]*[?&][\w-]+=(?-i:[A-Z][A-Z0-9]*_[A-Z0-9_]+)[^)]*\)|"
           r"(?:https?://)\S*[?&]\w+=\s*(?:\{[^}]*\}|\$\{|<[^>]+>|\[[A-Z_]+\])"),
 )
