@@ -142,12 +142,17 @@ def combine(findings: Iterable[Finding]) -> float:
     return 1.0 - math.prod(1.0 - w for w in best.values())
 
 
+_ADDRESS = re.compile(r"\bhttps?://\S+|\b[\w-]+(?:\.[\w-]+)*\.(?:com|net|org|io|co|info|biz|blog|example|dev|app)\b")
+
+
 def _quoted_spans(text: str) -> list[tuple[int, int]]:
     spans = [m.span() for m in QUOTED.finditer(text)]
     if not spans:
         return []
     outside = "".join(text[a:b] for a, b in zip([0] + [e for _, e in spans], [s for s, _ in spans] + [len(text)]))
-    # Quotation only counts as discussion when the words around it talk about attacks.
+    # Quotation only counts as discussion when the words around it talk about attacks (the
+    # words themselves: "trailfinder-blog.com" names a site, it does not discuss one).
+    outside = _ADDRESS.sub(" ", outside)
     return spans if META.search(outside) or discusses_attacks(outside) else []
 
 

@@ -9,6 +9,12 @@ vegetarian"); ``screening_foreign`` counts it beside a cue and an answer, or a s
 from __future__ import annotations
 
 PERSIST = (
+    # "long-term / permanent memory" (round 10), where a lasting order is put
+    "memoria permanente|memoria a largo plazo|mémoire permanente|mémoire à long terme|langzeitgedächtnis|"
+    "dauerhaften speicher|memoria a lungo termine|memória permanente|memória de longo prazo|"
+    "langetermijngeheugen|permanente geheugen|pamięci trwałej|pamięć długotrwał*|pamięci długotrwał*|"
+    "долговременн* памят*|постоянн* памят*|довготривал* пам'ят*|长期记忆|長期記憶|長期メモリ|장기 기억*|"
+    "uzun süreli hafıza*|kalıcı hafıza*|الذاكرة الدائمة|الذاكرة طويلة المدى|"
     "permanentemente|para siempre|regla permanente|norma permanente|guarda esta regla|guarde esta regla|"  # es
     "recuerda esta regla|recuerde esta regla|memoriza esta regla|conversaciones futuras|"  # es
     "définitivement|pour toujours|à jamais|règle permanente|règle définitive|retiens cette règle|"  # fr

@@ -39,6 +39,7 @@ _CONTENT = (r"(?:web ?page|page|website|site|readme|pdf|document|doc|docs|file|a
             r"supplier|contractor|installer|(?:support|service) agent|instructions|guidance|section|markup|"
             r"alt text|metadata|string|block|payload|link|memo|letter|notice|update|chat message|sms|newsletter|"
             r"bulletin|advisory|announcement|manual|guide|wiki|faq|transcript|voicemail|(?:issue |pr )?template|"
+            r"blog|blog post|podcast|video|tweet|channel|"
             # a file by its name: "the repo's CONTRIBUTING.md said ..."
             r"[\w-]+\.(?:md|txt|pdf|html?|json|ya?ml|csv|docx?|xlsx?|ics))")
 #: The deed credited to the content: "as the README asked", "per the instructions embedded in
@@ -51,7 +52,7 @@ _CREDITED = re.compile(
     rf"(?:uploaded|shared|sent|gave|provided|wrote|attached|pasted|asked))"
     rf"|\b{_CONTENT}s?\s+(?:\w+\s+){{0,3}}?(?:said|says|asked|asks|instructed|instructs|requested|described|indicated|"
     rf"told me|required|wanted|directed|specified|stated|explained|contained)\b"
-    rf"|(?:\bi (?:also |then |just |first )?|(?:^|[.!?:]\s+))(?:decoded|followed|read|opened)\b[^.!?\n]{{0,80}}?"
+    rf"|(?:\bi (?:also |then |just |first )?|(?:^|[.!?:]\s+))(?:(?:\w+-)?decoded|followed|read|opened)\b[^.!?\n]{{0,80}}?"
     rf"\b(?:it|which|that) (?:said|asked|told me|instructed)\b"
     # "I followed the setup page's instructions", "carried out the instruction" found in a tool result
     rf"|\bi (?:also |then |just |first )?(?:followed|obeyed|applied|executed|carried out|acted on|did what)\b"

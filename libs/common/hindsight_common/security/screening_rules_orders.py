@@ -38,10 +38,10 @@ _UNCHECKED = (r"(?:without (?:first\s+)?(?:returning to|going back to|asking|che
 _CONCEAL = (r"(?:without (?:ever\s+)?(?:telling|mentioning|informing|notifying|alerting|warning|surfacing|showing|"
             r"flagging|letting \w+ know)|(?:don'?t|do not|never|won'?t|will not|shouldn'?t|should not)\s+(?:ever\s+)?"
             r"(?:tell|mention|inform|notify|alert|surface|show|flag|let \w+ know|bring (?:it|this|them) up)\s+(?:it\s+|this\s+|"
-            r"that\s+|them\s+|anything\s+)?(?:to\s+)?(?:him|her|them|the user|users|anyone|anybody|me|you|the owner|"
+            r"that\s+|them\s+|anything\s+|the [\w-]+\s+)?(?:to\s+)?(?:him|her|them|the user|users|anyone|anybody|me|you|the owner|"
             r"the customer)|(?:doesn'?t|does not|don'?t|do not|won'?t) need to know|no need to (?:loop \w+ in|tell|"
-            r"inform|notify|mention)|(?:secretly|silently) (?:forward|send|copy|add|delete|share|bcc|cc|upload|"
-            r"move|change|approve|accept|pay)|leave (?:it|this|that|them|the \w+) out of (?:its|the|your|my) "
+            r"inform|notify|mention)|(?:secretly|silently|quietly) (?:forward|send|copy|add|delete|share|bcc|cc|upload|"
+            r"move|change|approve|accept|pay|adjust|edit|alter|raise|lower)|leave (?:it|this|that|them|the \w+) out of (?:its|the|your|my) "
             r"(?:summary|summaries|report|answer|reply|notes|memory list))")
 #: Every wording of _UNCHECKED holds one of these (the rules' cheap pre-check).
 _UNCHECKED_WORDS = ("without", "skip", "bypass", "no need", "need", "require", "no confirm", "no verif", "no approv",
@@ -113,8 +113,10 @@ ORDERS: tuple[Rule, ...] = (
     rule("directive", "asks to keep something for good", 0.3,
           r"\b(?:remember|save|store|keep|note|memori[sz]e|record)\b[^.!?\n]{0,30}?\b(?:permanently|forever|for good|"
           r"for (?:every|all|each|any) (?:future )?(?:sessions?|chats?|conversations?)|as an? (?:permanent|standing|"
-          r"lasting) (?:rule|note|instruction|order))\b",
-          needs=("permanent", "forever", "for good", "future", "session", "chat", "conversation", "standing", "lasting")),
+          r"lasting) (?:rule|note|instruction|order|fact|memory)|(?:in|to|into) (?:your )?(?:long-term|permanent|"
+          r"persistent) memory)\b",
+          needs=("permanent", "forever", "for good", "future", "session", "chat", "conversation", "standing", "lasting",
+                 "long-term", "persistent")),
     # An order to leave out the warnings an answer would carry ("tell her that and don't add any
     # warnings"): weak alone, as "no disclaimers, please" is a common taste.
     rule("directive", "asks to leave out warnings", 0.25,
@@ -136,7 +138,7 @@ ORDERS: tuple[Rule, ...] = (
     # Keeping it from the person it concerns: weak alone ("don't tell Mum about the party"),
     # telling beside an order ("forward the statements, and don't mention it to her").
     rule("directive", "asks to keep what it does from someone", 0.3, rf"\b{_CONCEAL}\b",
-         needs=("without", "n't", "not ", "never", "need", "secret", "silent", "leave ")),
+         needs=("without", "n't", "not ", "never", "need", "secret", "silent", "quiet", "leave ")),
     # conditional triggers: act later, on a cue
     rule("conditional", "a trigger that scripts a later answer", 0.55,
           rf"\b(?:when|whenever|if|once|in case|should|any ?time|every time|each time)\s+(?:ever\s+)?"
@@ -165,7 +167,8 @@ ORDERS: tuple[Rule, ...] = (
           r"\b(?:tell|say|let (?:\w+\s+){1,2}know|confirm|pass on|reply|answer|assure|deny|claim)\b"),
     rule("conditional", "an answer scripted for a later cue", 0.55,
           rf"(?:^|[.!?;:\n*]\s*|\b(?:please|and|then|always)\s+){ANSWER}\w*\b[^.!?\n]{{0,60}}\b(?:every time|whenever|each time|any ?time|when|if|once)\s+(?:ever\s+)?"
-          rf"(?:the user|a user|users|anyone|anybody|someone|somebody|people|customers?)\s+(?:ever\s+)?{ASKS}\b"),
+          rf"(?:the user|a user|users|anyone|anybody|someone|somebody|people|customers?)"
+          rf"(?:\s+(?:in|from|at|on) (?:the|my|our|this|that) [\w-]+(?: [\w-]+)?)?\s+(?:ever\s+)?{ASKS}\b"),
     rule("conditional", "a scripted answer", 0.4,
           r"\b(?:respond|reply|answer)\s+by\s+(?:saying|telling|claiming|stating)\b|\bthe\s+(?:correct|right|"
           r"only|official|proper)\s+(?:answer|response|reply)\s+is\b"),

@@ -39,7 +39,7 @@ ANSWER = (r"(?:answer|respond|reply|say|tell|recommend|mention|suggest|reveal|di
           r"refer|praise|promote|insist|warn|agree|deny|refuse|advise|rate|discourage|steer|nudge|talk|speak|"
           r"criticise|criticize|call (?:it|them|this|the)|end (?:your|every|each|all)|start (?:your|every|each|all)|"
           r"begin (?:your|every|each|all)|include (?:a |the )?(?:link|phrase|sentence|line|mention)|link to|"
-          r"favou?r|prioriti[sz]e|push|direct (?:them|users|people|the user))")
+          r"favou?r|prioriti[sz]e|push|direct (?:them|users|people|the user)|bring (?:it|this|that) up)")
 PERSIST = (r"(?:from now on|from this point(?: on| forward| onwards?)?|from here on(?: out)?|henceforth|"
            r"hereafter|going forward|from this moment(?: on)?|as of now|starting (?:now|today)|from today|"
            r"from now\b|in (?:every|each|all|any) (?:conversation|chat|session|reply|answer)s?|"
@@ -94,7 +94,10 @@ META = re.compile(
     r"proof of concept|advisory|cve-\d+)\b",
     re.I,
 )
-QUOTED = re.compile(r"\"[^\"\n]{3,400}\"|“[^”\n]{3,400}”|(?<!\w)'[^'\n]{3,400}'(?!\w)|«[^»\n]{3,400}»|"
+#: A quotation. In single quotes, an apostrophe between letters ("the user's files") does not
+#: end it, and Korean, Japanese or Chinese may follow the closing quote (a particle: '…'는).
+QUOTED = re.compile(r"\"[^\"\n]{3,400}\"|“[^”\n]{3,400}”|(?<!\w)'(?:[^'\n]|(?<=\w)'(?=\w)){3,400}'"
+                    r"(?![^\W\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3])|«[^»\n]{3,400}»|"
                     r"„[^“”\n]{3,400}[“”]|‘[^’\n]{3,400}’|「[^」\n]{3,400}」|『[^』\n]{3,400}』|‹[^›\n]{3,400}›")
 
 #: Text that speaks to an AI that happens to read it (a web page, a document, an e-mail
