@@ -153,7 +153,19 @@ def _quoted_spans(text: str) -> list[tuple[int, int]]:
     # Quotation only counts as discussion when the words around it talk about attacks (the
     # words themselves: "trailfinder-blog.com" names a site, it does not discuss one).
     outside = _ADDRESS.sub(" ", outside)
-    return spans if META.search(outside) or discusses_attacks(outside) else []
+    if META.search(outside) or discusses_attacks(outside):
+        return spans
+    # A quotation inside a quoted string that discusses attacks (a search result's snippet,
+    # '"Attackers hide text such as 'disregard your rules' in pages"'): the inner one is quoted.
+    inner: list[tuple[int, int]] = []
+    for a, b in spans:
+        nested = [(a + 1 + m.start(), a + 1 + m.end()) for m in QUOTED.finditer(text[a + 1:b - 1])]
+        if nested:
+            around = "".join(text[x:y] for x, y in zip([a] + [e for _, e in nested], [s for s, _ in nested] + [b]))
+            around = _ADDRESS.sub(" ", around)
+            if META.search(around) or discusses_attacks(around):
+                inner += nested
+    return inner
 
 
 def _unquoted(text: str) -> str:

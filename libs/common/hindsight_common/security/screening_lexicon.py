@@ -156,7 +156,7 @@ CONCEPTS: dict[str, str] = {
         "di que|digas|decir|"  # es
         "réponse*|réponds|répondez|recommande*|mentionne*|dis-lui|dites|dis que|"  # fr
         "antwort*|antworte*|empfiehl*|empfehle*|erwähne*|sag|sagen sie|"  # de
-        "rispost*|rispondi|consiglia*|raccomanda*|menziona*|digli|dille|di' che|"  # it
+        "rispost*|rispondi|rispondil*|rispondigli|rispondete|consiglia*|raccomanda*|menziona*|digli|dille|di' che|"  # it
         "resposta*|responda*|recomende*|recomenda*|mencione*|diga|diz|dizer|"  # pt
         "antwoord*|reactie*|aanbevel*|noem|zeg|zegt|"  # nl
         "odpowied*|odpowiadaj*|poleć|polecaj|wspomnij|wspominaj|powiedz|mów|"  # pl
@@ -341,7 +341,7 @@ CONCEPTS: dict[str, str] = {
         "útok*|útočník*|bezpečnost*|příklad*|článk*|článek|podvod*|atacator*|securitate|exemplu*|articol*|"
         "escroc*|saldır*|güvenlik*|örnek*|makale*|dolandırıc*|oltalama|атак*|злоумышленник*|инъекци*|"
         "безопасност*|пример*|стать*|мошенни*|фишинг*|зловмисник*|безпек*|приклад*|статт*|шахра*|"
-        "επίθεσ*|επιτιθέμεν*|ασφάλεια*|παράδειγμα|άρθρο|απάτη*|هجوم|الهجوم|المهاجم*|مهاجم*|الأمن|الأمان|"
+        "επίθεσ*|επιτιθέμεν*|ασφάλεια*|παράδειγμα|άρθρο|απάτη*|هجوم|الهجوم|هجمات|الهجمات|حقن|التصيد|المهاجم*|مهاجم*|الأمن|الأمان|"
         "مثال|مقال|احتيال|מתקפ*|תוקפ*|התקפ*|אבטח*|דוגמה|מאמר|הונאה|हमला|हमले|हमलावर|सुरक्षा|उदाहरण|लेख|"
         "धोखाधड़ी|serangan|penyerang|keamanan|contoh|penipuan|penipu|tấn công|bảo mật|an ninh|ví dụ|"
         "bài viết|lừa đảo|โจมตี|ความปลอดภัย|ตัวอย่าง|บทความ|หลอกลวง|ฟิชชิง|攻击|攻擊|注入|安全|例如|比如|例子|"

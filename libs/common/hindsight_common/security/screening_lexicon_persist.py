@@ -15,6 +15,10 @@ PERSIST = (
     "langetermijngeheugen|permanente geheugen|pamięci trwałej|pamięć długotrwał*|pamięci długotrwał*|"
     "долговременн* памят*|постоянн* памят*|довготривал* пам'ят*|长期记忆|長期記憶|長期メモリ|장기 기억*|"
     "uzun süreli hafıza*|kalıcı hafıza*|الذاكرة الدائمة|الذاكرة طويلة المدى|"
+    # reflexive and "for the next times" forms (round 11)
+    "ricordati questa regola|per le prossime volte|acuérdate de esta regla|para las próximas veces|"
+    "souviens-toi de cette règle|pour les prochaines fois|lembre-se desta regra|lembra-te desta regra|"
+    "para as próximas vezes|für die zukunft merken|"
     "permanentemente|para siempre|regla permanente|norma permanente|guarda esta regla|guarde esta regla|"  # es
     "recuerda esta regla|recuerde esta regla|memoriza esta regla|conversaciones futuras|"  # es
     "définitivement|pour toujours|à jamais|règle permanente|règle définitive|retiens cette règle|"  # fr

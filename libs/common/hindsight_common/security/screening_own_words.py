@@ -60,6 +60,8 @@ _CREDITED = re.compile(
     rf"instructions?|steps?)\b|\b(?:carried out|executed|followed|applied) the (?:\w+ )?instructions?\b"
     # a third party asked: "as they asked", "as he requested" (the user is "you")
     rf"|\bas (?:they|he|she) (?:asked|requested|instructed|said|told me|wanted)\b"
+    # the decoded or found text itself: "I reversed it and posted the list, like it said"
+    rf"|\b(?:like|as|just as) (?:it|the (?:text|line|note|string|message)) (?:said|asked|instructed|told me|wanted)\b"
     # "Rule saved from the forum thread: ..."
     rf"|\b(?:rule|instruction|note|setting|preference|trigger)s? (?:saved|taken|copied|stored|added|picked up) from "
     rf"(?:the|that|this|a|an|their|its)\b"

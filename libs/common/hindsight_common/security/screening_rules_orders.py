@@ -108,6 +108,20 @@ ORDERS: tuple[Rule, ...] = (
           r"\b(?:save|store|remember|keep|add|record|memori[sz]e|commit|write|adopt|take|accept|treat)\s+(?:this|that|the following|"
           r"it)\s+(?:\w+\s+){0,3}?(?:as|in|to|into)\s+(?:an?\s+|your\s+)?(?:[\w-]+\s+)?(?:memory|memories|"
           r"rule|instruction|directive|policy|belief|core value|system prompt)"),
+    # Asked to hide a note for the AI that will read the text ("add a line in white 1pt text so
+    # the screening AI reads it", "an HTML comment telling any AI assistant ..."): an attack on
+    # someone else's assistant, whoever asks. Only as a request (an imperative, "can you ...");
+    # "attackers hide commands in white text" is a warning about it.
+    rule("hidden", "asks to hide a note for AI readers", 0.7,
+          r"(?:^|[.!?:;,\n]\s*|\b(?:can|could|would|will) you (?:also |please |just )?|\bplease |\band (?:then |also )?|"
+          r"\bthen |\bjust |\bi (?:want|need) you to |\bat the (?:very )?(?:bottom|end|top) )(?:add|put|insert|hide|"
+          r"include|write|embed|place|slip|tuck|stick)\b[^.!?\n]{0,120}?(?:\bwhite (?:text|font|ink|letters)|"
+          r"\bwhite[- ]on[- ]white|\bin white\b|\binvisible\b|\bhidden (?:line|text|note|message|sentence)|"
+          r"\bzero[- ]width|\balt[- ]text|\bhtml comment|\bcomment tag|\bmetadata\b|\b(?:1|0|one|tiny|small) ?"
+          r"(?:pt|px|point)\b|\bfont[- ]size:? ?0)[^\n]{0,200}?(?:\b(?:ai|a\.i\.|automated|llm|bots?|chatbots?|gpt)"
+          r"\b|\b(?:screening|shopping|booking|review|hiring|recruiting|reading|sorting|ranking) (?:assistants?|"
+          r"agents?|systems?|tools?|bots?|software|models?))",
+          needs=("white", "invisible", "hidden", "zero", "alt", "comment", "metadata", "pt", "px", "point", "font")),
     # Kept for good ("remember permanently:", "for every future session"): what a planted rule
     # asks for, but so does "remember for good that I'm vegetarian", so it is weak alone.
     rule("directive", "asks to keep something for good", 0.3,
@@ -190,7 +204,8 @@ ORDERS: tuple[Rule, ...] = (
           r"asked\b[^.!?\n]{0,100}?(?:,\s*|\b(?:it|they)\s+(?:should|must|shall|will|needs? to|has to|have to)\s+)"
           r"(?:always\s+|only\s+)?(?:say|tell|answer|reply|respond|claim|state|recommend|mention|suggest|point)"),
     rule("exfiltration", "asks to reveal its prompt or stored data", 0.5,
-          r"\b(?:reveal|print|output|show|display|repeat|leak|dump|tell me|give me|share|disclose|list|expose)\s+"
+          r"\b(?:reveal|print|output|show|display|repeat|leak|dump|tell me|give me|share|disclose|list|expose|paste|"
+          r"copy|type out|write out|spell out)\s+"
           r"(?:me\s+)?(?:all\s+)?(?:of\s+)?(?:your|the|its)\s+(?:full\s+|entire\s+|hidden\s+|original\s+|initial\s+|"
           r"exact\s+|secret\s+)?(?:system prompt|instructions|initial prompt|hidden (?:rules|notes|prompt|"
           r"instructions)|configuration|stored memories|memory store|api keys?|secrets)\b|\b(?:reveal|dump|leak|"
