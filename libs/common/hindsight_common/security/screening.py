@@ -149,23 +149,29 @@ def _quoted_spans(text: str) -> list[tuple[int, int]]:
     spans = [m.span() for m in QUOTED.finditer(text)]
     if not spans:
         return []
-    outside = "".join(text[a:b] for a, b in zip([0] + [e for _, e in spans], [s for s, _ in spans] + [len(text)]))
-    # Quotation only counts as discussion when the words around it talk about attacks (the
-    # words themselves: "trailfinder-blog.com" names a site, it does not discuss one).
-    outside = _ADDRESS.sub(" ", outside)
-    if META.search(outside) or discusses_attacks(outside):
+    # Quotation only counts as discussion when the words around it talk about attacks.
+    if _discusses(_around(text, spans, 0, len(text))):
         return spans
     # A quotation inside a quoted string that discusses attacks (a search result's snippet,
     # '"Attackers hide text such as 'disregard your rules' in pages"'): the inner one is quoted.
     inner: list[tuple[int, int]] = []
     for a, b in spans:
         nested = [(a + 1 + m.start(), a + 1 + m.end()) for m in QUOTED.finditer(text[a + 1:b - 1])]
-        if nested:
-            around = "".join(text[x:y] for x, y in zip([a] + [e for _, e in nested], [s for s, _ in nested] + [b]))
-            around = _ADDRESS.sub(" ", around)
-            if META.search(around) or discusses_attacks(around):
-                inner += nested
+        if nested and _discusses(_around(text, nested, a, b)):
+            inner += nested
     return inner
+
+
+def _around(text: str, spans: Sequence[tuple[int, int]], start: int, end: int) -> str:
+    """``text[start:end]`` without the ``spans`` inside it."""
+    return "".join(text[a:b] for a, b in zip([start] + [e for _, e in spans], [s for s, _ in spans] + [end]))
+
+
+def _discusses(words: str) -> bool:
+    """Whether ``words`` talk about attacks; an address is not words ("trailfinder-blog.com"
+    names a site, it does not discuss one)."""
+    words = _ADDRESS.sub(" ", words)
+    return META.search(words) is not None or discusses_attacks(words)
 
 
 def _unquoted(text: str) -> str:
