@@ -205,6 +205,12 @@ class VectorContract(_Common):
         assert [h.score for hits in together for h in hits] == \
             pytest.approx([h.score for hits in one_by_one for h in hits], abs=1e-4)
         assert [len(hits) for hits in together] == [3, 1, 1]
+        found = await index.find_many(asked)  # ids first where the index can (its documents read or not)
+        assert [[f.id for f in fs] for fs in found] == [[h.document.id for h in hits] for hits in together]
+        assert [f.score for fs in found for f in fs] == pytest.approx([h.score for hits in together for h in hits],
+                                                                     abs=1e-4)
+        assert all(f.document in (None, h.document) for fs, hits in zip(found, together, strict=True)
+                   for f, h in zip(fs, hits, strict=True))
 
     async def test_nearest_meaning_ranks_first(self, index: VectorIndex) -> None:
         await self.write(index, docs(), {"s#0": 4})
@@ -283,6 +289,11 @@ class TextContract(_Common):
         assert [[(h.document, h.score) for h in hits] for hits in together] == \
             [[(h.document, h.score) for h in hits] for hits in one_by_one]
         assert [len(hits) for hits in together] == [2, 1, 1, 0]
+        found = await index.find_many(asked)  # ids first where the index can (its documents read or not)
+        assert [[(f.id, f.score) for f in fs] for fs in found] == \
+            [[(h.document.id, h.score) for h in hits] for hits in together]
+        assert all(f.document in (None, h.document) for fs, hits in zip(found, together, strict=True)
+                   for f, h in zip(fs, hits, strict=True))
 
     async def test_the_context_field_is_searched_on_its_own(self, index: TextIndex) -> None:
         # A turn whose topic is named only by its neighbours is found through its context.

@@ -191,6 +191,10 @@ async def test_the_turn_and_neighbourhood_searches_asked_at_once_are_fts5s(tmp_p
             assert [[(h.document.id, round(h.score, 9)) for h in hits] for hits in together] == \
                    [[(h.document.id, round(h.score, 9)) for h in hits] for hits in expected]
             assert (together[0] and together[1]) or query == QUERIES[-1]
+            found = await index.find_many(asked)  # ids only: no document decoded
+            assert all(f.document is None for fs in found for f in fs)
+            assert [[(f.id, f.score) for f in fs] for fs in found] == \
+                   [[(h.document.id, h.score) for h in hits] for hits in together]
         # A query without a keyword, or a phrase term, is answered as ``search`` answers it.
         assert await index.search_many([TextSearch(scope, "what is it?", 5)]) == [[]]
         phrase = [TextSearch(scope, "Pixel's walk", 5)]

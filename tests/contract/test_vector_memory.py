@@ -219,5 +219,11 @@ async def test_searches_asked_at_once_give_each_searchs_hits_from_one_read(tmp_p
                [[(h.document, h.score) for h in hits] for hits in one_by_one]
         assert [len(hits) for hits in together] == [30, 20, 10]
         assert await index.search_many([]) == []
+        # Ids only (recall reads the few it returns afterwards): the same answers, no read.
+        reads.clear()
+        found = await index.find_many(asked)
+        assert reads == [] and all(f.document is None for fs in found for f in fs)
+        assert [[(f.id, f.score) for f in fs] for fs in found] == \
+               [[(h.document.id, h.score) for h in hits] for hits in together]
     finally:
         await index.close()

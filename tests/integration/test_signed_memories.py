@@ -43,8 +43,8 @@ async def ingest(app: App, *contents: str) -> list[InteractionRecorded]:
     return events  # type: ignore[return-value]
 
 
-async def recall_ids(app: App, query: str) -> list[str]:
-    r = await app.client.post("/v1/recall", json={"user": "ann", "query": query, "k": 10,
+async def recall_ids(app: App, query: str, preset: str = "balanced") -> list[str]:
+    r = await app.client.post("/v1/recall", json={"user": "ann", "query": query, "k": 10, "preset": preset,
                                                   "types": ["episodic", "semantic"]})
     assert r.status_code == 200, r.text
     return [i["id"] for i in r.json()["items"]]
@@ -86,10 +86,11 @@ async def test_a_tampered_text_row_is_dropped_by_recall_browse_and_session_conte
     assert target_id in await recall_ids(app, "Where did Ann move to? Lisbon")
 
     tamper_text_row(app.runtime.settings, target_id, FORGED)
-    before = failures()
-    ids = await recall_ids(app, "Where did Ann move to? Lisbon")
-    assert target_id not in ids and str(kept.event_id) in ids
-    assert failures() > before
+    for preset in ("balanced", "fast"):  # fast reads only the documents it returns (recall/reading.py)
+        before = failures()
+        ids = await recall_ids(app, "Where did Ann move to? Lisbon", preset)
+        assert target_id not in ids and str(kept.event_id) in ids, preset
+        assert failures() > before, preset
 
     r = await app.client.get("/v1/memories", params={"user": "ann", "type": "episodic"})
     assert r.status_code == 200 and [i["id"] for i in r.json()["items"]] == [str(kept.event_id)]
@@ -108,9 +109,10 @@ async def test_a_tampered_vector_payload_is_dropped_by_recall(app: App) -> None:
     vector = (await app.runtime.vectors.vectors("default", [doc_id]))[doc_id]
     await app.runtime.vectors.upsert([Embedded(replace(doc, content=FORGED), vector, app.runtime.embedder.model_id)],
                                      await app.runtime.vectors.position())
-    before = failures()
-    assert doc_id not in await recall_ids(app, "Who lives in Porto?")
-    assert failures() > before
+    for preset in ("balanced", "fast"):
+        before = failures()
+        assert doc_id not in await recall_ids(app, "Who lives in Porto?", preset), preset
+        assert failures() > before, preset
 
 
 async def test_reflect_signs_memories_and_a_replay_reproduces_every_signature(

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from hindsight_common.ports.projection import Document
-from hindsight_common.recall.engine import PathScore, _after_previous
+from hindsight_common.recall.cross_encoding import after_previous
 from hindsight_common.recall.presets import PRESETS
 
 T0 = datetime(2023, 5, 1, tzinfo=UTC)
@@ -21,20 +21,20 @@ def _turn(content: str, context: str = "") -> Document:
 def test_a_turn_is_read_after_the_whole_turn_before_it() -> None:
     reply = _turn("Lisbon, it was lovely.")
     doc = _turn(reply.content, f"Bob: hi\n{QUESTION}\nAnn: Lisbon, it was lovely.\nBob: nice")
-    assert _after_previous(doc) == f"{QUESTION}\nAnn: Lisbon, it was lovely."
+    assert after_previous(doc) == f"{QUESTION}\nAnn: Lisbon, it was lovely."
 
 
 def test_the_turn_before_is_cut_to_its_last_characters() -> None:
     doc = _turn("Lisbon, it was lovely.", f"{QUESTION}\nAnn: Lisbon, it was lovely.")
-    read = _after_previous(doc, 40)
+    read = after_previous(doc, 40)
     assert read == f"{QUESTION[-40:]}\nAnn: Lisbon, it was lovely."
     assert read.startswith("Where did you end up going") and "weekend" not in read  # the question stays
-    assert _after_previous(doc, len(QUESTION) + 10) == _after_previous(doc)  # shorter than the cut: whole
+    assert after_previous(doc, len(QUESTION) + 10) == after_previous(doc)  # shorter than the cut: whole
 
 
 def test_a_first_turn_or_one_without_a_neighbourhood_is_read_alone() -> None:
-    assert _after_previous(_turn("Hello!"), 40) == "Ann: Hello!"
-    assert _after_previous(_turn("Hello!", "Ann: Hello!\nBob: hi"), 40) == "Ann: Hello!"
+    assert after_previous(_turn("Hello!"), 40) == "Ann: Hello!"
+    assert after_previous(_turn("Hello!", "Ann: Hello!\nBob: hi"), 40) == "Ann: Hello!"
 
 
 def test_balanced_cuts_the_turn_before_and_fast_reads_nothing_twice() -> None:
@@ -51,15 +51,15 @@ def _item(n: int, kind: str) -> tuple[Document, float]:
 def test_memories_fused_among_the_top_turns_do_not_take_their_places() -> None:
     from dataclasses import replace
 
-    from hindsight_common.recall.engine import _pool_size
+    from hindsight_common.recall.cross_encoding import pool_size
 
     top3 = replace(PRESETS["balanced"], cross_encoder_top=3)
     kinds = ["episodic", "semantic", "episodic", "summary", "semantic", "episodic", "episodic"]
     items = [_item(n, k) for n, k in enumerate(kinds)]
-    assert _pool_size(items, top3) == 6  # three turns, and the three memories between them
-    assert _pool_size(items[:4], top3) == 4  # fewer turns than N: every candidate
-    assert _pool_size([_item(n, "semantic") for n in range(10)], top3) == 6  # at most 2 N items
-    assert _pool_size(items, replace(top3, cross_encoder_counts_turns=False)) == 3  # N items of any kind
+    assert pool_size(items, top3) == 6  # three turns, and the three memories between them
+    assert pool_size(items[:4], top3) == 4  # fewer turns than N: every candidate
+    assert pool_size([_item(n, "semantic") for n in range(10)], top3) == 6  # at most 2 N items
+    assert pool_size(items, replace(top3, cross_encoder_counts_turns=False)) == 3  # N items of any kind
 
 
 async def test_without_the_alone_reading_each_turn_is_read_once_after_the_one_before(tmp_path: Path) -> None:
@@ -67,9 +67,8 @@ async def test_without_the_alone_reading_each_turn_is_read_once_after_the_one_be
     # both readings, so balanced keeps both): half the pairs, each turn after the turn
     # before it, a turn with none before it alone; both readings otherwise.
     from hindsight_common.adapters.sqlite_fts import SqliteFtsIndex
-    from hindsight_common.ports.projection import Scope
     from hindsight_common.ports.reranker import Reranker
-    from hindsight_common.recall.engine import RecallEngine, RecallRequest
+    from hindsight_common.recall.cross_encoding import cross_encode
     from hindsight_common.recall.presets import ablations
 
     class Recording(Reranker):
@@ -92,18 +91,15 @@ async def test_without_the_alone_reading_each_turn_is_read_once_after_the_one_be
     await index.upsert([first, reply], {"s#0": 1})
     try:
         head = [(first, 0.5), (reply, 0.4)]
-        ask = RecallRequest(Scope(tenant="t1", user="ann"), "Lisbon trip", k=2)
         for preset, expected in ((PRESETS["balanced"], ["Ann: Where did you go?", "Bob: Lisbon.",
                                                          "Ann: Where did you go?\nBob: Lisbon."]),
                                  (ablations(PRESETS["balanced"])["balanced-no-alone_reading"],
                                   ["Ann: Where did you go?", "Ann: Where did you go?\nBob: Lisbon."])):
             reranker = Recording()
-            engine = RecallEngine(None, None, index, reranker=reranker)  # type: ignore[arg-type]
-            per_doc: dict[str, dict[str, PathScore]] = {"d1": {}, "d2": {}}
-            ranked = await engine._cross_encode(ask, preset, head, per_doc)
+            ranked, ranks = await cross_encode(reranker, index, "Lisbon trip", "t1", preset, head)
             assert sorted(reranker.read) == sorted(expected), preset.name
             assert reranker.calls == 1  # both readings in one call: its runs share out the tokens
             assert [d.id for d, _ in ranked] == ["d2", "d1"] and [s for _, s in ranked] == [0.5, 0.4]
-            assert per_doc["d2"]["cross_encoder"].rank == 1
+            assert ranks == {"d2": (1, ranks["d2"][1]), "d1": (2, ranks["d1"][1])}
     finally:
         await index.close()

@@ -12,7 +12,7 @@ from types import MappingProxyType
 import pytest
 
 from hindsight_common.adapters.sqlite_fts import SqliteFtsIndex
-from hindsight_common.ports.projection import Document, Hit, Scope
+from hindsight_common.ports.projection import Document, Found, Scope
 from hindsight_common.recall.engine import RecallEngine, RecallRequest, _first_turns
 from hindsight_common.recall.presets import Preset, ablations
 
@@ -27,8 +27,8 @@ def _doc(n: int, kind: str, content: str) -> Document:
 
 def test_a_path_keeps_its_first_n_turns_and_the_memories_ranked_among_them() -> None:
     kinds = ["semantic", "episodic", "semantic", "semantic", "episodic", "episodic", "summary", "episodic"]
-    hits = [Hit(_doc(n, k, "x"), 1.0) for n, k in enumerate(kinds)]
-    assert [h.document.id for h in _first_turns(hits, 2)] == ["d0", "d1", "d2", "d3", "d4"]
+    hits = [Found(f"d{n}", 1.0, _doc(n, k, "x")) for n, k in enumerate(kinds)]
+    assert [h.id for h in _first_turns(hits, 2)] == ["d0", "d1", "d2", "d3", "d4"]
     assert _first_turns(hits, 3) == hits[:6]
     assert _first_turns(hits, 9) == hits  # fewer turns than asked: all of them
     assert _first_turns(hits[:1], 1) == hits[:1] and _first_turns([], 3) == []
@@ -52,10 +52,10 @@ async def test_memories_ranked_first_do_not_push_the_turns_out_of_a_path(index: 
     lists, failed = await engine._candidate_lists(ask, BM25_ONLY, 3, T0)
     assert not failed
     # Twice as deep at most: the first 3 turns, or as many as the first 6 hits hold.
-    assert [h.document.id for h in lists["bm25"]] == ["d0", "d1", "d2", "d3", "d10", "d11"]
+    assert [h.id for h in lists["bm25"]] == ["d0", "d1", "d2", "d3", "d10", "d11"]
     # A path's first 3 hits of any kind: only memories reach fusion.
     off = replace(BM25_ONLY, depth_counts_turns=False)
-    assert [h.document.id for h in (await engine._candidate_lists(ask, off, 3, T0))[0]["bm25"]] == ["d0", "d1", "d2"]
+    assert [h.id for h in (await engine._candidate_lists(ask, off, 3, T0))[0]["bm25"]] == ["d0", "d1", "d2"]
 
 
 def test_the_default_counts_turns_and_the_ablation_switches_it_off() -> None:
@@ -72,4 +72,4 @@ async def test_a_scope_of_one_kind_is_searched_no_deeper(index: SqliteFtsIndex) 
     for types, expected in ((("semantic",), ["d0", "d1", "d2"]), (("episodic",), ["d10", "d11", "d12"])):
         ask = RecallRequest(Scope(tenant="t1", user="ann", types=types), "greyhound", k=3)
         lists, _ = await engine._candidate_lists(ask, BM25_ONLY, 3, T0)
-        assert [h.document.id for h in lists["bm25"]] == expected
+        assert [h.id for h in lists["bm25"]] == expected

@@ -21,7 +21,7 @@ from hindsight_common.ports.embedder import Embedder
 from hindsight_common.ports.graph import GraphItem, GraphLinks, GraphStore
 from hindsight_common.ports.log import Position
 from hindsight_common.ports.projection import (
-    Browse, Document, Embedded, Hit, Projection, Scope, TextField, TextIndex, TextSearch, VectorIndex,
+    Browse, Document, Embedded, Found, Hit, Projection, Scope, TextField, TextIndex, TextSearch, VectorIndex,
     VectorSearch,
 )
 
@@ -128,6 +128,10 @@ class LiveVectorIndex(_Shared[VectorIndex], VectorIndex):
         async with self.ref.using() as i:
             return await i.search_many(searches)
 
+    async def find_many(self, searches: Sequence[VectorSearch]) -> list[list[Found]]:
+        async with self.ref.using() as i:
+            return await i.find_many(searches)
+
     async def get(self, tenant: str, ids: Sequence[str]) -> list[Document]:
         async with self.ref.using() as i:
             return await i.get(tenant, ids)
@@ -160,6 +164,10 @@ class LiveTextIndex(_Shared[TextIndex], TextIndex):
     async def search_many(self, searches: Sequence[TextSearch]) -> list[list[Hit]]:
         async with self.ref.using() as i:
             return await i.search_many(searches)
+
+    async def find_many(self, searches: Sequence[TextSearch]) -> list[list[Found]]:
+        async with self.ref.using() as i:
+            return await i.find_many(searches)
 
     async def session_documents(self, tenant: str, user: str, session: str, limit: int) -> list[Document]:
         async with self.ref.using() as i:

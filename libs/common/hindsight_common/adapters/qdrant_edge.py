@@ -21,7 +21,9 @@ from hindsight_common.adapters.vector_memory import (
 from hindsight_common.documents import dense_vector, from_payload, in_order, uuid_ids, vector_payload
 from hindsight_common.errors import ProjectionError
 from hindsight_common.ports.log import Position
-from hindsight_common.ports.projection import Document, Embedded, Hit, Scope, VectorIndex, VectorSearch
+from hindsight_common.ports.projection import (
+    Document, Embedded, Found, Hit, Scope, VectorIndex, VectorSearch, as_hits,
+)
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -59,15 +61,8 @@ def scope_filter(scope: Scope) -> qe.Filter:
     if scope.speakers:
         must.append(qe.FieldCondition(key="speaker", match=qe.MatchAny(list(scope.speakers))))
     if scope.since is not None or scope.until is not None:
-        must.append(
-            qe.FieldCondition(
-                key="ts",
-                range=qe.RangeFloat(
-                    gte=scope.since.timestamp() if scope.since else None,
-                    lt=scope.until.timestamp() if scope.until else None,
-                ),
-            )
-        )
+        since, until = scope.since.timestamp() if scope.since else None, scope.until.timestamp() if scope.until else None
+        must.append(qe.FieldCondition(key="ts", range=qe.RangeFloat(gte=since, lt=until)))
     return qe.Filter(must=must)
 
 
@@ -247,11 +242,12 @@ class QdrantEdgeIndex(VectorIndex):
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _memory_searches(self, searches: Sequence[VectorSearch]) -> list[list[Hit]] | None:
+    async def _memory_searches(self, searches: Sequence[VectorSearch], *,
+                               read: bool = True) -> list[list[Found]] | None:
         """The searches served from their user's in-memory vectors, all in one worker
-        thread (one hop, one lock, one read of the documents they found); None when they
-        cannot be (not all of one user, see ``_memory_scoped``; not read yet: the first
-        such search starts the read)."""
+        thread (one hop, one lock, one read of the documents they found, unless not
+        ``read``: ids and scores only); None when they cannot be (not all of one user,
+        see ``_memory_scoped``; not read yet: the first such search starts the read)."""
         memory = self._memory
         keys = {(s.scope.tenant, str(s.scope.user)) for s in searches}
         if memory is None or len(keys) != 1 or not all(_memory_scoped(s.scope) for s in searches):
@@ -271,14 +267,14 @@ class QdrantEdgeIndex(VectorIndex):
             # hop to a thread and back for all the searches, not two for each.
             answer = memory.read(key, find)
             ids = [] if answer is None else list(dict.fromkeys(i for found in answer[0] for i, _ in found))
-            if not ids:
+            if not ids or not read:
                 return answer, []
             try:
                 return answer, self._documents(key[0], ids)
             except Exception as e:
                 raise ProjectionError(f"Qdrant Edge retrieve failed: {e}") from e
 
-        answer, read = await asyncio.to_thread(found_and_read)
+        answer, documents = await asyncio.to_thread(found_and_read)
         if answer is None:
             if memory.claim_build(key):
                 self._start(self._build(key))
@@ -286,11 +282,13 @@ class QdrantEdgeIndex(VectorIndex):
         founds, wants_lists = answer
         if wants_lists:
             self._plan_soon(key)
-        docs = {d.id: d for d in read}
+        if not read:  # a point gone from the shard some other way is left out when read
+            return [[Found(i, score) for i, score in found] for found in founds]
+        docs = {d.id: d for d in documents}
         stale = {i for found in founds for i, _ in found if i not in docs or (docs[i].tenant, docs[i].user) != key}
         if stale:
             memory.remove(key, list(stale))  # gone from the shard some other way: never shown
-        return [[Hit(docs[i], score) for i, score in found if i not in stale] for found in founds]
+        return [[Found(i, score, docs[i]) for i, score in found if i not in stale] for found in founds]
 
     def read_user(self, tenant: str, user: str) -> UserVectors:
         """One user's vectors and filtered keys, read from the shard into a new in-memory
@@ -347,7 +345,7 @@ class QdrantEdgeIndex(VectorIndex):
     async def search(self, scope: Scope, vector: Sequence[float], k: int) -> list[Hit]:
         served = await self._memory_searches([VectorSearch(scope, vector, k)])
         if served is not None:
-            return served[0]
+            return as_hits(served[0])
         request = qe.QueryRequest(
             limit=k,
             query=qe.Query.Nearest(list(vector)),
@@ -362,7 +360,11 @@ class QdrantEdgeIndex(VectorIndex):
 
     async def search_many(self, searches: Sequence[VectorSearch]) -> list[list[Hit]]:
         served = await self._memory_searches(searches) if searches else None
-        return served if served is not None else await super().search_many(searches)
+        return [as_hits(f) for f in served] if served is not None else await super().search_many(searches)
+
+    async def find_many(self, searches: Sequence[VectorSearch]) -> list[list[Found]]:
+        served = await self._memory_searches(searches, read=False) if searches else None
+        return served if served is not None else await super().find_many(searches)
 
     async def get(self, tenant: str, ids: Sequence[str]) -> list[Document]:
         try:

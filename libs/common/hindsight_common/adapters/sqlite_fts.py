@@ -24,7 +24,7 @@ from hindsight_common.adapters.sqlite_purge import purge_text
 from hindsight_common.errors import ProjectionError
 from hindsight_common.ports.log import Position
 from hindsight_common.ports.projection import (
-    MAX_SESSION_TURNS, Browse, Document, Hit, Scope, TextField, TextIndex, TextSearch,
+    MAX_SESSION_TURNS, Browse, Document, Found, Hit, Scope, TextField, TextIndex, TextSearch, as_hits,
 )
 from hindsight_common.text.fts_tokens import tokens
 from hindsight_common.text.terms import keyword_terms
@@ -251,11 +251,13 @@ class SqliteFtsIndex(SqliteProjectionTables, TextIndex):
         """The in-memory BM25 cache: users ready and building, documents, bytes (None: off)."""
         return self._memory.stats() if self._memory is not None else None
 
-    async def _memory_searches(self, searches: Sequence[TextSearch]) -> list[list[Hit]] | None:
+    async def _memory_searches(self, searches: Sequence[TextSearch], *,
+                               read: bool = True) -> list[list[Found]] | None:
         """The searches served from their user's in-memory index, all in one worker
-        thread (one hop, one lock, one read of the documents they found); None when they
-        cannot be (not all of one user, a filter the index lacks, a phrase term, the
-        index not built yet: the first such search starts its build)."""
+        thread (one hop, one lock, one read of the documents they found, or of only
+        their ids unless ``read``); None when they cannot be (not all of one user, a
+        filter the index lacks, a phrase term, the index not built yet: the first such
+        search starts its build)."""
         memory = self._memory
         keys = {(s.scope.tenant, str(s.scope.user)) for s in searches}
         if memory is None or len(keys) != 1 or not all(s.scope.user and _token_scoped(s.scope) for s in searches):
@@ -264,11 +266,12 @@ class SqliteFtsIndex(SqliteProjectionTables, TextIndex):
         if any(terms is None for terms, _ in asked):
             return None
         key = keys.pop()
+        column = "payload" if read else "id"
 
         def find(index: UserIndex) -> list[list[tuple[int, float]]]:
             return [index.search(s.field, terms, s.scope.types, s.k) for terms, s in asked if terms is not None]
 
-        def found_and_read(db: sqlite3.Connection) -> tuple[list[list[tuple[int, float]]] | None, dict[int, Document]]:
+        def found_and_read(db: sqlite3.Connection) -> tuple[list[list[tuple[int, float]]] | None, dict[int, tuple[str, Document | None]]]:
             # Searched, read and decoded in one worker thread: one hop to a thread and
             # back for all the searches, each document decoded once, none on the loop.
             founds = memory.read(key, find)
@@ -276,9 +279,12 @@ class SqliteFtsIndex(SqliteProjectionTables, TextIndex):
             if not rowids:
                 return founds, {}
             rows = db.execute(
-                f"SELECT rowid, tenant, user, payload FROM docs WHERE rowid IN ({','.join('?' * len(rowids))})",
+                f"SELECT rowid, tenant, user, {column} FROM docs WHERE rowid IN ({','.join('?' * len(rowids))})",
                 rowids).fetchall()
-            return founds, {int(r): from_payload(json.loads(p)) for r, t, u, p in rows if (t, u) == key}
+            if not read:
+                return founds, {int(r): (str(i), None) for r, t, u, i in rows if (t, u) == key}
+            return founds, {int(r): (d.id, d) for r, t, u, p in rows if (t, u) == key
+                            for d in [from_payload(json.loads(p))]}
 
         founds, docs = await self._sqlite.read(found_and_read)
         if founds is None:
@@ -292,7 +298,7 @@ class SqliteFtsIndex(SqliteProjectionTables, TextIndex):
             # ``upsert`` or ``purge_user``, which keep the cache in step): never shown,
             # and dropped from the cache so it stops counting in the user's statistics.
             memory.remove(key, stale)
-        return [[Hit(docs[r], score) for r, score in found if r in docs] for found in founds]
+        return [[Found(docs[r][0], score, docs[r][1]) for r, score in found if r in docs] for found in founds]
 
     async def _build(self, key: UserKey) -> None:
         """Read one user's rows from the table into a new in-memory index."""
@@ -312,8 +318,15 @@ class SqliteFtsIndex(SqliteProjectionTables, TextIndex):
         if searches and all(fts_query(s.query) is not None for s in searches):
             served = await self._memory_searches(searches)
             if served is not None:
-                return served
+                return [as_hits(f) for f in served]
         return await super().search_many(searches)
+
+    async def find_many(self, searches: Sequence[TextSearch]) -> list[list[Found]]:
+        if searches and all(fts_query(s.query) is not None for s in searches):
+            served = await self._memory_searches(searches, read=False)
+            if served is not None:
+                return served
+        return await super().find_many(searches)
 
     async def search(self, scope: Scope, query: str, k: int, *, field: TextField = "content") -> list[Hit]:
         match = fts_query(query)
@@ -321,7 +334,7 @@ class SqliteFtsIndex(SqliteProjectionTables, TextIndex):
             return []
         served = await self._memory_searches([TextSearch(scope, query, k, field)])
         if served is not None:
-            return served[0]
+            return as_hits(served[0])
         column, weights = _WEIGHTS[field]
         scope_where, scope_params = _scope_sql(scope)
         scoped = _scoped_match(match, scope, column)

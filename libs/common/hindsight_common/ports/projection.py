@@ -133,6 +133,27 @@ class Hit:
 
 
 @dataclass(frozen=True)
+class Found:
+    """A search's answer whose document may not be read yet (``find_many``): recall
+    fuses ids and reads only the documents it returns. ``document`` is set where the
+    index had it at hand anyway."""
+
+    id: str
+    score: float
+    document: Document | None = None
+
+
+def found(hits: Sequence[Hit]) -> list[Found]:
+    """``hits`` as ``Found``, documents kept."""
+    return [Found(h.document.id, h.score, h.document) for h in hits]
+
+
+def as_hits(founds: Sequence[Found]) -> list[Hit]:
+    """The ``Found`` whose documents were read, as hits."""
+    return [Hit(f.document, f.score) for f in founds if f.document is not None]
+
+
+@dataclass(frozen=True)
 class VectorSearch:
     """One of several searches asked of a vector index at once (``search_many``)."""
 
@@ -215,6 +236,12 @@ class VectorIndex(Projection):
         ProjectionError if any fails."""
         return list(await asyncio.gather(*(self.search(s.scope, s.vector, s.k) for s in searches)))
 
+    async def find_many(self, searches: Sequence[VectorSearch]) -> list[list[Found]]:
+        """``search_many``'s answers, where the index can give them without reading
+        the documents (their ids and scores; ``get`` reads the ones wanted). Here the
+        hits with their documents. Raises ProjectionError if any fails."""
+        return [found(hits) for hits in await self.search_many(searches)]
+
     @abstractmethod
     async def get(self, tenant: str, ids: Sequence[str]) -> list[Document]:
         """The documents of ``tenant`` with these ids (missing ones left out), in the
@@ -266,6 +293,12 @@ class TextIndex(Projection):
         side; an index that can answer them in one pass overrides it. Raises
         ProjectionError if any fails."""
         return list(await asyncio.gather(*(self.search(s.scope, s.query, s.k, field=s.field) for s in searches)))
+
+    async def find_many(self, searches: Sequence[TextSearch]) -> list[list[Found]]:
+        """``search_many``'s answers, where the index can give them without reading
+        the documents (their ids and scores; ``get`` reads the ones wanted). Here the
+        hits with their documents. Raises ProjectionError if any fails."""
+        return [found(hits) for hits in await self.search_many(searches)]
 
     @abstractmethod
     async def session_documents(

@@ -22,6 +22,10 @@ Each recall is a ``recall`` span with a child span per path, for the query embed
 (``embed_query``) and for the cross-encoder; their times go to the
 ``hindsight_recall_seconds`` and ``hindsight_recall_stage_seconds`` histograms.
 
+A preset that needs nothing of a candidate but its rank before the cut (``fast``) asks the
+indexes for ids (``find_many``) and reads only the documents it returns (``reading``); the
+cross-encoder stage is ``cross_encoding``.
+
 Core logic only: it talks to ports, never to a backend. What runs and how it is
 weighted comes from a preset (``presets.py``).
 """
@@ -41,12 +45,14 @@ from opentelemetry.trace import get_current_span
 from hindsight_common.errors import ProjectionError
 from hindsight_common.ports.embedder import Embedder
 from hindsight_common.ports.projection import (
-    Browse, Document, Hit, Scope, TextField, TextIndex, TextSearch, VectorIndex, VectorSearch,
+    Browse, Document, Found, Hit, Scope, TextField, TextIndex, TextSearch, VectorIndex, VectorSearch, found,
 )
 from hindsight_common.ports.reranker import Reranker
+from hindsight_common.recall.cross_encoding import cross_encode
 from hindsight_common.recall.fusion import RRF_K, reciprocal_rank_fusion
 from hindsight_common.recall.packing import pack
 from hindsight_common.recall.presets import DEFAULT_PRESET, PRESETS, Preset, preset
+from hindsight_common.recall.reading import Source, read_best
 from hindsight_common.recall.rerank import factors, rerank_score
 from hindsight_common.recall.temporal import parse_time_window, strip_time_expression
 from hindsight_common.security.signed_items import Integrity
@@ -59,9 +65,12 @@ AccessLookup = Callable[[str, Sequence[str]], Awaitable[Mapping[str, int]]]
 PATH_ORDER = ("vector", "bm25", "bm25_context", "speaker", "temporal", "recency", "graph")
 # The BM25 paths and the field each searches (asked of the text index at once).
 TEXT_PATHS: Mapping[str, TextField] = {"bm25": "content", "bm25_context": "context"}
+# The store each path's ids are read from when it found only ids (``find_many``).
+STORE_OF = {"vector": "vectors", "speaker": "vectors", "temporal": "vectors", "bm25": "text", "bm25_context": "text"}
 GraphSearch = Callable[[Scope, Sequence[str], int, int], Awaitable[list[Hit]]]
 EntityExtractor = Callable[[str], Sequence[str]]
 T = TypeVar("T")
+S = TypeVar("S")
 P = ParamSpec("P")
 
 
@@ -155,27 +164,47 @@ class RecallEngine:
         if req.kinds or req.keys or req.tags:
             depth *= 4  # memory filters apply after retrieval: look deeper
         reference = req.reference_time or datetime.now(UTC)
-        by_path, degraded = await self._candidate_lists(req, p, depth, reference)
+        late = self._reads_late(req, p)
+        by_path, degraded = await self._candidate_lists(req, p, depth, reference, late)
 
-        docs: dict[str, Document] = {}
-        # Each store's copy, for verification. A list: hashing a Document (every field) for
+        # Each store's copy, for verification, and where to read the copies not at hand
+        # (paths that found ids only). A list: hashing a Document (every field) for
         # each of a hundred hits cost more than the rest of the fusion; only the top k
         # items' copies are ever looked at, deduplicated then.
-        copies: dict[str, list[Document]] = {}
+        sources: dict[str, list[Source]] = {}
         per_doc: dict[str, dict[str, PathScore]] = {}
-        for path, hits in by_path.items():
-            for rank, hit in enumerate(hits, start=1):
-                docs.setdefault(hit.document.id, hit.document)
-                copies.setdefault(hit.document.id, []).append(hit.document)
-                per_doc.setdefault(hit.document.id, {})[path] = PathScore(rank, hit.score)
-        fused = reciprocal_rank_fusion(
-            {path: [h.document.id for h in hits] for path, hits in by_path.items()},
-            p.paths, self._settings.rrf_k,
-        )
-        candidates = [(docs[doc_id], score) for doc_id, score in fused
-                      if _passes(docs[doc_id], req) and not _expired(docs[doc_id], reference)]
+        for path, founds in by_path.items():
+            for rank, f in enumerate(founds, start=1):
+                sources.setdefault(f.id, []).append(STORE_OF[path] if f.document is None else f.document)
+                per_doc.setdefault(f.id, {})[path] = PathScore(rank, f.score)
+        fused = reciprocal_rank_fusion({path: [f.id for f in founds] for path, founds in by_path.items()},
+                                       p.paths, self._settings.rrf_k)
+        if late:
+            best, unread = await read_best(fused, sources, self._readers(req.scope.tenant),
+                                           lambda copies: self._keeps(copies, req, reference), req.k)
+            degraded += tuple(path for path in by_path if STORE_OF.get(path) in unread)
+            items = [RecallItem(doc, score, per_doc[doc.id], score,
+                                factors(doc, reference, p.rerank.half_life_days).as_dict()) for doc, score in best]
+        else:
+            items = await self._ranked(req, p, fused, sources, per_doc, reference)
+        if req.budget_tokens is not None:
+            items = pack(items, lambda i: f"{i.document.speaker}: {i.document.content}", self._count,
+                         req.budget_tokens)
+        return Recalled(items, degraded)
+
+    async def _ranked(self, req: RecallRequest, p: Preset, fused: list[tuple[str, float]],
+                      sources: dict[str, list[Source]], per_doc: dict[str, dict[str, PathScore]],
+                      reference: datetime) -> list[RecallItem]:
+        """The best ``k`` of ``fused`` (every candidate's documents read by its paths)
+        after the cross-encoder and the rerank factors, verified."""
+        copies = {doc_id: [s for s in sources[doc_id] if isinstance(s, Document)] for doc_id, _ in fused}
+        candidates = [(copies[doc_id][0], score) for doc_id, score in fused
+                      if _passes(copies[doc_id][0], req) and not _expired(copies[doc_id][0], reference)]
         if p.cross_encoder_top and self._reranker is not None:
-            candidates = await _staged("cross_encoder", self._cross_encode, req, p, candidates, per_doc)
+            candidates, read = await _staged("cross_encoder", cross_encode, self._reranker, self._text, req.query,
+                                             req.scope.tenant, p, candidates)
+            for doc_id, (rank, score) in read.items():  # to explain
+                per_doc[doc_id]["cross_encoder"] = PathScore(rank, score)
         accesses = await self._access_counts(req.scope.tenant, p, [d.id for d, _ in candidates])
         items = []
         for doc, fused_score in candidates:
@@ -183,11 +212,28 @@ class RecallEngine:
             items.append(RecallItem(doc, rerank_score(fused_score, f, p.rerank), per_doc[doc.id],
                                     fused_score, f.as_dict()))
         items.sort(key=lambda i: -i.score)
-        items = self._verified(items, copies, req.k)
-        if req.budget_tokens is not None:
-            items = pack(items, lambda i: f"{i.document.speaker}: {i.document.content}", self._count,
-                         req.budget_tokens)
-        return Recalled(items, degraded)
+        return self._verified(items, copies, req.k)
+
+    def _reads_late(self, req: RecallRequest, p: Preset) -> bool:
+        """Whether nothing but the candidates' ranks matters before the cut (no
+        cross-encoder, rerank factor, turn counting or memory filter): the paths then
+        find ids, and only the best ``k`` documents are read (``reading``)."""
+        w = p.rerank
+        return not ((p.cross_encoder_top and self._reranker is not None) or p.depth_counts_turns
+                    or req.kinds or req.keys or req.tags
+                    or w.decay or w.confidence or w.importance or w.access or w.trust)
+
+    def _readers(self, tenant: str) -> dict[str, Callable[[Sequence[str]], Awaitable[list[Document]]]]:
+        return {"vectors": lambda ids: self._vectors.get(tenant, ids),
+                "text": lambda ids: self._text.get(tenant, ids)}
+
+    def _keeps(self, copies: list[Document], req: RecallRequest, reference: datetime) -> bool:
+        """A candidate read late is returned: it passes the request's filters, has not
+        expired, and every copy verifies (``_verified``)."""
+        doc = copies[0]
+        if not _passes(doc, req) or _expired(doc, reference):
+            return False
+        return self._integrity is None or all(self._integrity.accepts(d, "recall") for d in dict.fromkeys(copies))
 
     def _verified(self, items: list[RecallItem], copies: Mapping[str, Sequence[Document]],
                   k: int) -> list[RecallItem]:
@@ -204,99 +250,34 @@ class RecallEngine:
                 kept.append(item)
         return kept
 
-    async def _cross_encode(
-        self, req: RecallRequest, p: Preset, candidates: list[tuple[Document, float]],
-        per_doc: dict[str, dict[str, PathScore]],
-    ) -> list[tuple[Document, float]]:
-        """The fused top N reordered by the cross-encoder, the rest after them (N turns,
-        with the memories fused among them: ``_pool_size``).
-
-        Each turn is read alone and, when the preset weighs it, once more after the turn
-        before it (its neighbourhood from the text index); the score is the first plus
-        ``cross_encoder_context`` × the second (without ``cross_encoder_alone``, an
-        ablation, each turn is read once, after the turn before it). The fused scores stay with the positions
-        (the best CE score gets the best fused score), so the rerank factors that follow
-        act on the same scale as without the cross-encoder. Each reordered document's CE
-        rank and score go to explain.
-        """
-        cut = _pool_size(candidates, p)
-        head, tail = candidates[:cut], candidates[cut:]
-        if len(head) < 2:
-            return candidates
-        assert self._reranker is not None
-        passages = [d.search_text for d, _ in head]
-        with_prev = await self._after_previous(req, p, head)
-        if p.cross_encoder_context and not p.cross_encoder_alone:
-            # One reading a turn, on the scale of two (each turn alone while the text index is down).
-            read = await self._reranker.score(req.query, with_prev or passages)
-            scores = [(1.0 + p.cross_encoder_context) * s for s in read]
-        elif with_prev is None:  # the preset does not weigh the second reading, or the text index is down
-            scores = await self._reranker.score(req.query, passages)
-        else:
-            # Both readings in one call: its pairs are cut into runs of equal tokens,
-            # which keeps the cores equally busy (two calls made four uneven runs).
-            differ = [i for i, text in enumerate(with_prev) if text != passages[i]]
-            read = await self._reranker.score(req.query, passages + [with_prev[i] for i in differ])
-            scores, again = read[:len(passages)], read[:len(passages)]
-            for i, a in zip(differ, read[len(passages):], strict=True):
-                again[i] = a  # a turn with nothing before it (or a memory) reads the same
-            scores = [s + p.cross_encoder_context * a for s, a in zip(scores, again, strict=True)]
-        return self._reordered(head, tail, scores, per_doc)
-
-    @staticmethod
-    def _reordered(head: list[tuple[Document, float]], tail: list[tuple[Document, float]], scores: list[float],
-                   per_doc: dict[str, dict[str, PathScore]]) -> list[tuple[Document, float]]:
-        """``head`` by cross-encoder score (the fused scores stay with the positions),
-        then ``tail``; each reordered document's CE rank and score go to explain."""
-        order = sorted(range(len(head)), key=lambda i: -scores[i])  # stable on ties
-        for rank, i in enumerate(order, start=1):
-            per_doc[head[i][0].id]["cross_encoder"] = PathScore(rank, scores[i])
-        return [(head[i][0], head[pos][1]) for pos, i in enumerate(order)] + tail
-
-    async def _after_previous(self, req: RecallRequest, p: Preset,
-                              head: list[tuple[Document, float]]) -> list[str] | None:
-        """Each of ``head`` after the turn before it (itself when it has none); None when
-        the preset does not weigh that reading or the text index is down."""
-        if not p.cross_encoder_context or (indexed := await self._neighbourhoods(req, head)) is None:
-            return None
-        return [_after_previous(indexed.get(d.id, d), p.cross_encoder_context_chars) for d, _ in head]
-
-    async def _neighbourhoods(
-        self, req: RecallRequest, head: list[tuple[Document, float]]
-    ) -> dict[str, Document] | None:
-        """The text index's copy of each document (with its neighbourhood); None while the
-        text index is down (the cross-encoder then reads each turn alone)."""
-        try:
-            return {d.id: d for d in await self._text.get(req.scope.tenant, [d.id for d, _ in head])}
-        except ProjectionError:
-            return None
-
     async def _candidate_lists(
-        self, req: RecallRequest, p: Preset, depth: int, reference: datetime
-    ) -> tuple[dict[str, list[Hit]], tuple[str, ...]]:
+        self, req: RecallRequest, p: Preset, depth: int, reference: datetime, late: bool = False,
+    ) -> tuple[dict[str, list[Found]], tuple[str, ...]]:
         """Each path's hits, ``depth`` of them (``depth`` turns with the memories ranked
-        among them when the preset counts turns), and the paths that failed."""
+        among them when the preset counts turns), and the paths that failed; ids only
+        where an index can give them and the documents are ``late`` read."""
         types = set(req.scope.types)
         if not p.depth_counts_turns or (types and (types == {"episodic"} or "episodic" not in types)):
-            return await self._run_paths(req, p, depth, reference)  # one kind only: nothing to count
-        by_path, degraded = await self._run_paths(req, p, 2 * depth, reference, said_depth=depth)
+            return await self._run_paths(req, p, depth, reference, late)  # one kind only: nothing to count
+        by_path, degraded = await self._run_paths(req, p, 2 * depth, reference, late, said_depth=depth)
         return {path: _first_turns(hits, depth) for path, hits in by_path.items()}, degraded
 
     async def _run_paths(
-        self, req: RecallRequest, p: Preset, depth: int, reference: datetime, said_depth: int | None = None,
-    ) -> tuple[dict[str, list[Hit]], tuple[str, ...]]:
+        self, req: RecallRequest, p: Preset, depth: int, reference: datetime, late: bool,
+        said_depth: int | None = None,
+    ) -> tuple[dict[str, list[Found]], tuple[str, ...]]:
         """Each path's first ``depth`` hits (``said_depth`` for the ``speaker`` path, which
-        finds turns only), and the paths that failed."""
+        finds turns only), ids only where ``late`` (``find_many``), and the paths that failed."""
         window = parse_time_window(req.query, reference) if "temporal" in p.paths else None
         # Paths that need no query vector start first, so their index work overlaps
         # the embedding (a few ms of CPU that the indexes' threads need not wait for).
         # A job answers one path or several (the vector paths, asked of their index at once).
-        jobs: dict[tuple[str, ...], asyncio.Future[list[list[Hit]]]] = {}
+        jobs: dict[tuple[str, ...], asyncio.Future[list[list[Found]]]] = {}
         words = {path: TextSearch(req.scope, req.query, depth, field) for path, field in TEXT_PATHS.items()
                  if path in p.paths}
         if words:
-            jobs[tuple(words)] = asyncio.ensure_future(
-                _staged(tuple(words), self._text.search_many, list(words.values())))
+            find_words = self._text.find_many if late else _documents_read(self._text.search_many)
+            jobs[tuple(words)] = asyncio.ensure_future(_staged(tuple(words), find_words, list(words.values())))
         speakers = tuple(self._entities(req.query)) if "speaker" in p.paths and self._entities else ()
         if "recency" in p.paths:
             jobs["recency",] = _alone("recency", self._recent, req.scope, depth)
@@ -323,15 +304,16 @@ class RecallEngine:
                     searches["temporal"] = VectorSearch(
                         replace(req.scope, since=since, until=until), embedded[1], depth)
                 if searches:
+                    find_near = self._vectors.find_many if late else _documents_read(self._vectors.search_many)
                     jobs[tuple(searches)] = asyncio.ensure_future(
-                        _staged(tuple(searches), self._vectors.search_many, list(searches.values())))
+                        _staged(tuple(searches), find_near, list(searches.values())))
             results = await asyncio.gather(*jobs.values(), return_exceptions=True)
         except BaseException:
             for job in jobs.values():  # one path failed (or we were cancelled): stop the rest
                 job.cancel()
             await asyncio.gather(*jobs.values(), return_exceptions=True)
             raise
-        done: dict[str, list[Hit]] = {}
+        done: dict[str, list[Found]] = {}
         failed: dict[str, ProjectionError] = {}
         for paths, result in zip(jobs, results, strict=True):
             if isinstance(result, ProjectionError):
@@ -376,31 +358,23 @@ async def _staged(stage: str | tuple[str, ...], work: Callable[P, Awaitable[T]],
 
 
 def _alone(stage: str, work: Callable[P, Awaitable[list[Hit]]], *args: P.args,
-           **kwargs: P.kwargs) -> asyncio.Future[list[list[Hit]]]:
+           **kwargs: P.kwargs) -> asyncio.Future[list[list[Found]]]:
     """A job answering one path (``_staged``): its hits as the only list."""
-    async def one() -> list[list[Hit]]:
-        return [await _staged(stage, work, *args, **kwargs)]
+    async def one() -> list[list[Found]]:
+        return [found(await _staged(stage, work, *args, **kwargs))]
     return asyncio.ensure_future(one())
+
+
+def _documents_read(search_many: Callable[[S], Awaitable[list[list[Hit]]]]) -> Callable[[S], Awaitable[list[list[Found]]]]:
+    """``search_many`` answering as ``find_many`` (every document read)."""
+    async def run(searches: S) -> list[list[Found]]:
+        return [found(hits) for hits in await search_many(searches)]
+    return run
 
 
 def _said(types: tuple[str, ...]) -> tuple[str, ...]:
     """The document types among ``types`` that someone said (no filter: episodic only)."""
     return ("episodic",) if not types or "episodic" in types else ()
-
-
-def _after_previous(doc: Document, chars: int = 0) -> str:
-    """The turn before ``doc`` in its session (its last ``chars`` characters, when set)
-    and ``doc`` itself, from its neighbourhood (``Document.context``: the window's texts
-    one per line); just ``doc`` without one."""
-    own = doc.search_text
-    at = doc.context.rfind(own)
-    before = doc.context[:at].rstrip("\n") if at > 0 else ""
-    if not before:
-        return own
-    previous = before.rsplit(chr(10), 1)[-1]
-    if chars and len(previous) > chars:
-        previous = previous[-chars:]
-    return f"{previous}\n{own}"
 
 
 def _expired(doc: Document, reference: datetime) -> bool:
@@ -416,28 +390,12 @@ def _passes(doc: Document, req: RecallRequest) -> bool:
     return all(tag in doc.tags for tag in req.tags)
 
 
-def _first_turns(hits: list[Hit], turns: int) -> list[Hit]:
+def _first_turns(hits: list[Found], turns: int) -> list[Found]:
     """``hits`` up to its ``turns``-th turn, with the memories and summaries ranked among
     them (a path fetched twice as deep, so at most that many)."""
     seen = 0
     for cut, hit in enumerate(hits):
         if seen == turns:
             return hits[:cut]
-        seen += hit.document.type == "episodic"
+        seen += hit.document is not None and hit.document.type == "episodic"
     return hits
-
-
-def _pool_size(candidates: Sequence[tuple[Document, float]], p: Preset) -> int:
-    """How many of the fused candidates the cross-encoder reads: the first
-    ``cross_encoder_top`` turns and every memory or summary fused among them, at most
-    twice that many items. A memory is a second key to the turns it came from, so it
-    must not push a turn out of the reranker's reach (on LoCoMo with reflection, memories
-    taking turns' places cost more recall than they added); each is read once (it has no
-    turn before it), so its cost is one pair."""
-    if not p.cross_encoder_counts_turns:
-        return p.cross_encoder_top
-    cut = turns = 0
-    while cut < len(candidates) and turns < p.cross_encoder_top and cut < 2 * p.cross_encoder_top:
-        turns += candidates[cut][0].type == "episodic"
-        cut += 1
-    return cut
