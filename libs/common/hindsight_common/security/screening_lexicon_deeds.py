@@ -10,7 +10,8 @@ I've forwarded ..."); in other languages the report is three concepts in one sen
 ("según", "laut", "согласно", "根据"; only third-person "as it asked", never "as you asked"),
 "content" (a page, mail, note, file) and "deed", done or promised in the first person ("envié",
 "wysłałem", "я отправил", "שלחתי", "転送しました"; German and Dutch mark no person on a participle,
-so "weitergeleitet" stands alone). Stems are kept long enough not to begin unrelated common words.
+so "weitergeleitet" stands alone); or "by them" and a deed: a third person credited by a pronoun
+("按他的要求", "come richiesto da loro"). Stems are kept long enough not to begin unrelated common words.
 Notation as in ``screening_lexicon`` (``word``, ``stem*``, ``-suffix``, ``two words``, ``=`` also
 English); a comment names the languages that begin on its line.
 """
@@ -29,7 +30,7 @@ def _both(word: str, forms: str) -> str:
 
 
 # "as ... asked / said", "according to", "following", "at the request of", "as stated in"
-_CREDITED = (
+_CREDITED: tuple[str, ...] = (
     ("según|siguiendo|conforme a|de acuerdo con|a petición de|como indica|como se indica*|pedía*|decía*|"  # es
      "indicaba*|solicitaba|exigía|selon|d'après|conformément|suivant les|suivant la|suivant le|en suivant|"  # fr
      "à la demande de|sur instruction|comme demandé dans|comme indiqué|demandait*|indiquait|disait|exigeait|"
@@ -84,7 +85,7 @@ _CREDITED = (
 )
 
 # What was read: page, site, document, file, mail, message, note, comment, attachment, post, form, ...
-_CONTENT = (
+_CONTENT: tuple[str, ...] = (
     ("=readme|=pdf|=e-mail*|=email|=mail|=sms|=ticket|=forum|=web|=website|=site|=footer|=post|=document*|"  # many
      "página*|sitio|sitio web|archivo*|fichero*|correo*|mensaje*|nota|notas|comentario*|adjunto*|invitación*|"  # es
      "publicación*|foro*|formulario*|carta|las instrucciones|texto oculto|=page|=pages|site web|fichier*|"  # fr
@@ -156,7 +157,7 @@ _CONTENT = (
 )
 
 # The deed, done or promised by the assistant itself.
-_DEED = (
+_DEED: tuple[str, ...] = (
     ("cambié|modifiqué|actualicé|guardé|registré|envié|reenvié|compartí|subí|publiqué|concedí|desactivé|"  # es
      "introduje|transferí|pagué|programé|eliminé|añadí|agregué|enviaré|compartiré|omitiré|saltaré|recomendaré|"
      "mencionaré|avisaré|guardaré|pagaré|voy a enviar|dejaré de|=ai changé|=ai noté|enverrai*|transmettrai*|"  # fr
@@ -291,8 +292,36 @@ _DEED = (
     + _x("փոխել|թարմացրել|պահպանել|ուղարկել|փոխանցել|ավելացրել|ջնջել|անջատել|վճարել|մուտքագրել", " եմ"),  # hy
 )
 
+# More ways to say it: the order found in a text ("la consigne trouvée dans", "regułę z"), done
+# "as it said" ("gjorde som den sa"), complied with ("uyarak"), and deeds of giving up the rules.
+_CREDITED += (
+    "trouvée dans|trouvé dans|trouvées dans|trouvés dans|comme le demandait|comme il le demandait|"  # fr
+    "comme elle le demandait|gjorde som den sa|gjorde som det stod|som den sa|följde den|följde instruktionen|"  # sv
+    "följde instruktionerna|följde anvisningen|följde anvisningarna|como explicava|como dizia|"  # pt
+    "uyarak|uyup|regułę z|zasadę z|polecenie z|instrukcję z|instrukcje z|מכיוון|vì tin nhắn|vì email|vì e-mail|"  # tr, pl, he, vi
+    "vì thư|vì tài liệu|vì trang",
+)
+_CONTENT += ("-strängen|inbjudan*|kalenderinbjudan*|strängen",)  # sv
+_DEED += (
+    "enregistré|enregistrée|c'est fait|n'afficherai plus|ne montrerai plus|accordé|transmis|"  # fr
+    "vidarebefordras|delas nu|har delats|delade|nu gedaan|is gedaan|verworfen|richte mich|"  # sv, nl, de
+    "سأتوقف|سأجيب|توقفت عن|אישרתי|העברתי",  # ar, he
+)
+# A third person credited by a pronoun ("as he asked", "at their request"): the one who asked is
+# not the user (who is "you"), so it stands for the content as well.
+_BY_THEM = (
+    "按他的要求|按她的要求|按对方的要求|按照他的要求|按照她的要求|按照对方的要求|应他的要求|应对方的要求|"  # zh
+    "come richiesto da loro|come richiesto da lui|come richiesto da lei|come chiesto da loro|"  # it
+    "comme ils l'ont demandé|comme il l'a demandé|comme elle l'a demandé|à leur demande|"  # fr
+    "wie er verlangt|wie sie verlangt|wie er verlangte|wie sie verlangten|auf seine anweisung|auf ihre anweisung|"  # de
+    "como pidieron|como pidió|a petición suya|como pediram|como pediu|a pedido deles|a pedido dele|a pedido dela|"  # es, pt
+    "как они просили|по их просьбе|по его просьбе|по её просьбе|op hun verzoek|op zijn verzoek|op haar verzoek|"  # ru, nl
+    "zoals ze vroegen|zoals hij vroeg|zoals zij vroeg"
+)
+
 DEEDS: dict[str, str] = {
     "credited": "|".join(_CREDITED),
     "content": "|".join(_CONTENT),
     "deed": "|".join(_DEED),
+    "by_them": _BY_THEM,
 }

@@ -32,7 +32,8 @@ _NEEDS_BY_REASON: dict[str, tuple[str, ...]] = {
     "a standing order from now on (another language)": (
         "从现在开始", "从今以后", "以后", "a partir de", "désormais", "à partir de maintenant", "ab sofort", "von nun an",
         "d'ora in poi", "с этого момента", "отныне", "voortaan", "od teraz"),
-    "a trigger on someone reaching the agent": ("you",),
+    "a trigger on someone reaching the agent": ("you", "through", "via", "over the", "over my", "over our", "on the",
+                                                "on my", "on our", "on this", "on your"),
     "names the system prompt (another language)": ("系统", "prompt", "invite", "system", "сист"),
     "tells the agent what it must do": ("ai", "llm", "model", "bot", "assistant", "agent", "gpt"),
     "asks to pass every conversation on": ("all ", "every", "each", "any "),

@@ -42,7 +42,8 @@ _CONCEAL = (r"(?:without (?:ever\s+)?(?:telling|mentioning|informing|notifying|a
             r"the customer)|(?:doesn'?t|does not|don'?t|do not|won'?t) need to know|no need to (?:loop \w+ in|tell|"
             r"inform|notify|mention)|(?:secretly|silently|quietly) (?:forward|send|copy|add|delete|share|bcc|cc|upload|"
             r"move|change|approve|accept|pay|adjust|edit|alter|raise|lower)|leave (?:it|this|that|them|the \w+) out of (?:its|the|your|my) "
-            r"(?:summary|summaries|report|answer|reply|notes|memory list))")
+            r"(?:summary|summaries|report|answer|reply|notes|memory list)|(?:don'?t|do not|never) (?:mention|say|let on) (?:that )?"
+            r"(?:anything|something|it|they|this|that) (?:has |have |had )?(?:changed|been changed))")
 #: Every wording of _UNCHECKED holds one of these (the rules' cheap pre-check).
 _UNCHECKED_WORDS = ("without", "skip", "bypass", "no need", "need", "require", "no confirm", "no verif", "no approv",
                     "no sign", "first", "beforehand")
@@ -168,14 +169,29 @@ ORDERS: tuple[Rule, ...] = (
           r"[^.!?\n]{0,100}?\b(?:the user|users|anyone|anybody|someone|somebody|people|customers?|the topic|asked|"
           r"comes up|come up|is mentioned|are mentioned|is raised|they|(?:any|every|each) (?:question|request|query|"
           r"mention))\b[^.!?\n]{0,60}?,\s*(?:then\s+)?(?:please\s+)?(?:always\s+|only\s+|just\s+)?(?:add|include|instruct|tell|say|respond|reply|answer|recommend|claim|direct|send|redirect|insist|suggest|push|"
-          r"warn|state|assure|book|buy|order|click|visit|open|forward|share|deny|refuse|mention|link|steer|"
+          r"warn|state|assure|book|buy|order|click|visit|open|forward|share|deny|refuse|mention|link|steer|give|"
+          r"hand|provide|quote|auto-?reply|"
           r"the (?:correct|right|only|official|proper) (?:answer|response|reply))\b"),
+    # A cue from someone in the user's life, by name or as "my ..." ("if Dana (my ex) messages,
+    # tell her ...", "any time my roommate asks who used the car, say ..."): the line to give
+    # them is set now. Weaker than a cue from "anyone": "when my mum calls, tell her I'm out"
+    # is an errand, so it counts beside another sign.
+    rule("conditional", "a trigger on someone the user knows", 0.35,
+          r"\b(?:when|whenever|if|once|next time|the next time|any ?time|every time|each time|in case)\s+"
+          r"(?:(?:my|our)\s+(?:[\w-]+\s+){0,2}?|(?-i:[A-Z][a-z]+)\s+(?:\([^)]{1,30}\)\s+)?)(?:ever\s+)?"
+          r"(?:asks?|messages?|texts?|e-?mails?|writes?|calls?|contacts?|checks?|mentions?|brings? up)\b[^.!?\n]{0,100}?"
+          r"[,;:]\s*(?:then\s+)?(?:just\s+|always\s+|please\s+)?(?:tell|say|reply|answer|respond|confirm|assure|deny|"
+          r"claim|give|auto-?reply)\b", needs=("when", "if ", "once", "next time", "any time", "anytime", "every time",
+                                                "each time", "in case")),
     # A cue that is someone reaching the agent ("whenever my colleague messages you", "in
     # case you are asked about my application") and the line to give them: scripted for later.
     rule("conditional", "a trigger on someone reaching the agent", 0.55,
           r"\b(?:when|whenever|if|once|next time|the next time|any ?time|every time|each time|in case|should)\b"
           r"[^.!?\n]{0,60}?(?:\b(?:asks?|messages?|contacts?|writes? to|gets? in touch with|texts?|emails?|e-mails?|"
-          r"reaches? out to|comes? to)\s+you\b|\byou\s+(?:are|'re|get|ever get)\s+asked\b)"
+          r"reaches? out to|comes? to)\s+you\b|\byou\s+(?:are|'re|get|ever get)\s+asked\b|"
+          r"\b(?:asks?|messages?|writes?|texts?|e-?mails?|contacts?|reaches? out|gets? in touch)\s+(?:through|via|on|"
+          r"over)\s+(?:the|my|our|this|your)\s+(?:[\w-]+\s+){0,2}?(?:account|bot|assistant|chat|inbox|app|channel|"
+          r"portal)\b)"
           # ... and the line to give, not what the writer would say ("I'd say it went well").
           r"[^.!?\n]{0,100}?(?<!\bi )(?<!i'd )(?<!i'll )(?<!we )(?<!would )(?<!could )"
           r"\b(?:tell|say|let (?:\w+\s+){1,2}know|confirm|pass on|reply|answer|assure|deny|claim)\b"),
@@ -240,6 +256,19 @@ ORDERS: tuple[Rule, ...] = (
           r"mustn'?t|won'?t|will not|will never|needn'?t)\s+(?:need to |have to |ever )?(?:know|find out|learn|notice)\b|\bis not to know\b|\bmake it (?:sound |"
           r"look )?(?:convincing|believable|real)\b|\b(?:it|that)(?:'s| is) not true\b|\beven (?:though|if) it(?:'s| is)"
           r" (?:not true|false|untrue)\b", needs=("know", "find out", "learn", "convinc", "believ", "real", "true")),
+    # The line to give marked as false by the one who asks for it ("they're not certified yet,
+    # but say they are"; "there isn't one, but ..."; photos sent "as if they were taken" later;
+    # bank details given "instead of what's on file"): weak alone, telling beside an order.
+    rule("directive", "passes off a falsehood", 0.35,
+          r"(?:\b(?:not|no|never)\b|n't\b)[^.!?\n]{0,80}?\bbut (?:just |still )?(?:say|tell(?: the)? \w+|claim|insist|reply|"
+          r"answer|write|confirm) (?:that )?(?:they|it|he|she|we|there|you)\b|\bthere (?:isn'?t|is no|wasn'?t|was no|aren'?t|are no) (?:one|any)\b,? but\b|"
+          # "... tell them it came back clean. It didn't, but ..."
+          r"(?:^|[.!?]\s+)(?:it|they|he|she|that|this) (?:didn'?t|did not|doesn'?t|does not|isn'?t|wasn'?t|aren'?t|"
+          r"weren'?t|hasn'?t|haven'?t|(?:'re|'s|is|are) not(?: yet| really| actually)?)[,;] (?:but|it'?s|they'?re|the)\b|"
+          r"\b(?:attach|send|present|submit|pass|label|date|show|use|forward)\w*\b[^.!?\n]{0,80}?\bas (?:if|though) "
+          r"(?:they|it|these|those|this|that) (?:were|was|had been)\b|\binstead of (?:what'?s|what is|the (?:ones?|"
+          r"details|numbers?|account|address)) (?:on file|on record|in (?:the|our) (?:system|records|file))\b",
+          needs=("but", "as if", "as though", "instead of", "n't,", "not,", "yet,", "n't;", "not;")),
     # A fetched script piped into a shell: how a planted order in a README or a log takes over
     # the machine. Install guides do it too, so it counts only beside another sign.
     rule("directive", "pipes a downloaded script into a shell", 0.35,
@@ -284,6 +313,10 @@ ORDERS: tuple[Rule, ...] = (
           r"(?:customer|client|user|member|patient|contact)s?'?\s+(?:profiles?|data|records?|details|information|info|"
           r"files|emails?|addresses|lists?)\b|\b(?:every|each|any|all) users?'?s?\s+(?:data|"
           r"memories|info|information|details|conversations|messages|files|secrets|history)\b|"
+          # everyone's or other colleagues' chats asked for: "dump the other team members' sessions"
+          r"\b(?:dump|give|send|share|show|list|export|paste|copy|forward|need|want|get me|pull|hand over)\b[^.!?\n]{0,60}?"
+          r"\b(?:everyone(?:'s| else'?s)|other (?:team ?members|people|employees|colleagues|customers|members|clients|"
+          r"patients|users)'?s?)\s+(?:private\s+)?(?:chats?|conversations?|messages|sessions?|memories|notes|history)\b|"
           # another customer's details: "the name and address of the customer who contacted you before me"
           r"\b(?:name|names|address|addresses|details|number|email|e-mail|contents|messages|order)\b[^.!?\n]{0,60}?"
           r"\bof (?:the|another|other|an?) (?:\w+ )?(?:customer|user|person|caller|client|patient|guest|buyer)s? (?:who|"
