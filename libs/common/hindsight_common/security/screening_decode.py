@@ -112,6 +112,9 @@ def _unmixed(word: str) -> str:
     return word.translate(_LOOKALIKES) if _MIXED_SCRIPT.search(word) else word
 
 
+_MASKED_ADDRESS = re.compile(r"[\w.+-]*\*{2,}[\w.+*-]*@[\w-]+(?:\.[\w-]+)+")
+
+
 def normalise(text: str) -> str:
     """Compatibility-folded (NFKC: full-width and styled letters become plain ones), look-alike
     letters inside mixed-script words made Latin, without invisible characters, whitespace
@@ -120,6 +123,9 @@ def normalise(text: str) -> str:
     if _MIXED_SCRIPT.search(folded):
         folded = _LETTERS.sub(lambda m: _unmixed(m.group(0)), folded)
     plain = re.sub(r"[ \t\r\f\v]+", " ", INVISIBLE.sub("", folded))
+    # A masked address ("r****@gmail.com" in a reset notice) names the reader's own inbox,
+    # never a place an attacker sends data to.
+    plain = _MASKED_ADDRESS.sub("a masked address", plain)
     # Chat spelling ("forget ur rules", "can u") reads as the words it stands for.
     return _CHAT_WORD.sub(lambda m: _CHAT_WORDS[m.group(0).lower()], plain)
 

@@ -181,6 +181,7 @@ class ForeignSign:
 
 
 _MINE_REACH = 30  # characters before the instructions word a "my" may stand and own them
+_GAVE_REACH = 40  # characters after it that "that I gave you" may start
 
 
 Sign = tuple[str, str, float]  # family, reason, weight
@@ -198,8 +199,12 @@ def _signs(found: dict[str, list[int]], foreign: set[str]) -> list[Sign]:
         weight = 0.85 if has("earlier") or has("you") or has("system prompt") else 0.6
         owned = [m for m in found.get("mine", ()) for r in found.get("rules", []) + found.get("earlier", [])
                  if 0 <= r - m <= _MINE_REACH]
-        if owned and not has("you"):
-            weight = 0.25  # "olvida mis instrucciones anteriores": a correction of one's own words
+        gave = [g for g in found.get("i_gave", ()) for r in found.get("rules", []) + found.get("earlier", [])
+                if 0 <= g - r <= _GAVE_REACH]
+        if (owned and not has("you")) or gave:
+            # "olvida mis instrucciones anteriores", "... las instrucciones que te di": a correction
+            # of one's own words
+            weight = 0.25
         out.append(("override", "asks to drop earlier instructions (another language)", weight))
     if has("cancelled", "rules", "earlier") and not has("drop") and fresh("cancelled", "rules", "earlier"):
         out.append(("override", "declares earlier instructions void (another language)", 0.85))

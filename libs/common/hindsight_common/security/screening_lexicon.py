@@ -21,7 +21,7 @@ term that is not, so English text is left to the English rules.
 from __future__ import annotations
 
 from hindsight_common.security.screening_lexicon_more import MORE
-from hindsight_common.security.screening_lexicon_persist import PERSIST
+from hindsight_common.security.screening_lexicon_persist import I_GAVE, PERSIST
 
 CONCEPTS: dict[str, str] = {
     # "ignore / forget / disregard / no longer valid"
@@ -365,7 +365,7 @@ CONCEPTS: dict[str, str] = {
     # "never" alone (security advice: "never give your password to anyone")
     "never": (
         "nunca|jamás|jamais|niemals|nie wieder|nooit|nigdy|aldrig|aldri|koskaan|nikdy|niciodată|asla|"
-        "никогда|ніколи|ποτέ|أبدا|أبدًا|לעולם|कभी नहीं|jangan pernah|không bao giờ|ห้าม|绝不|絕不|永远不要|"
+        "никогда|ніколи|ποτέ|أبدا|أبدًا|לעולם|कभी नहीं|jangan pernah|không bao giờ|ห้าม|จะไม่|绝不|絕不|永远不要|"
         "不要照做|请勿|請勿|切勿|"
         "永遠不要|決して|절대*"
     ),
@@ -419,6 +419,8 @@ for _concept, _terms in MORE.items():
     CONCEPTS[_concept] = CONCEPTS[_concept] + "|" + _terms if _concept in CONCEPTS else _terms
 #: "permanently", "save this rule": a rule planted for good (round 9).
 CONCEPTS["persist"] = PERSIST
+#: "that I gave you": the writer's own instructions, named after the noun (round 13).
+CONCEPTS["i_gave"] = I_GAVE
 
 
 #: Scripts written without spaces between words: their terms match anywhere.

@@ -135,3 +135,23 @@ PERSIST = (
     "सधैंका लागि|सधैँका लागि|सधैंको लागि|स्थायी रूपमा|यो नियम सम्झनुहोस्|यो नियम याद राख|"  # ne
     "यो नियम सुरक्षित गर्नुहोस्|सधैं सम्झनु|भविष्यका सबै कुराकानी*"  # ne
 )
+
+#: "(the instructions) that I gave you", "that I asked for" (round 13): instructions the writer
+#: owns, named after the noun, so a request to drop them corrects the writer's own words
+#: ("olvida las instrucciones de formato que te di antes"), as "my instructions" does before it.
+I_GAVE = (
+    "que te di|que te he dado|que te había dado|que te pedí|que te indiqué|que le di|"  # es
+    "que je t'ai donné*|que je vous ai donné*|que je t'ai demandé*|que je vous ai demandé*|"  # fr
+    "die ich dir gegeben|die ich ihnen gegeben|die ich dir gesagt|um die ich dich gebeten|"  # de
+    "che ti ho dato|che ti avevo dato|che ti ho chiesto|che le ho dato|"  # it
+    "que te dei|que eu te dei|que te pedi|que lhe dei|"  # pt
+    "die ik je gaf|die ik je heb gegeven|die ik je gegeven|waar ik om vroeg|"  # nl
+    "które ci dałem|które ci dałam|które ci podałem|które ci podałam|o które prosiłem|o które prosiłam|"  # pl
+    "som jag gav dig|som jag bad om|som jeg gav deg|som jeg gav dig|"  # sv, no, da
+    "sana verdiğim|size verdiğim|"  # tr
+    "которые я тебе дал*|которые я вам дал*|что я тебе дал*|которые я просил*|які я тобі дав*|які я вам дав*|"  # ru, uk
+    "私が出した|さっき伝えた|私が頼んだ|先ほどお願いした|我之前给你的|我刚才给你的|我给你的|我之前说的|"  # ja, zh
+    "내가 준|제가 드린|내가 말한|제가 말씀드린|"  # ko
+    "जो मैंने दिए थे|जो मैंने दी थी|जो मैंने कहा था|التي أعطيتك|التي أعطيتها لك|التي طلبتها|שנתתי לך|שביקשתי|"  # hi, ar, he
+    "tôi đã đưa|mình đã đưa|tôi đã dặn|yang saya berikan|yang tadi saya berikan|yang saya minta"  # vi, id
+)

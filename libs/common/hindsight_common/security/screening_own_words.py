@@ -64,7 +64,7 @@ _CREDITED = re.compile(
     # a third party asked: "as they asked", "as he requested" (the user is "you")
     rf"|\bas (?:they|he|she) (?:asked|requested|instructed|said|told me|wanted)\b"
     # the text it just read, asking: "I decoded the string. It asked me to add a key, so I did"
-    rf"|(?:^|[.!?]\s+)it (?:asked|told|instructed|wanted|directed) me to\b"
+    rf"|(?:^|[.!?]\s+)it (?:asked|told|instructed|wanted|directed) me to\b|(?:^|[.!?]\s+)it said (?:to|i should|i must)\b"
     # the decoded or found text itself: "I reversed it and posted the list, like it said"
     rf"|\b(?:like|as|just as) (?:it|the (?:text|line|note|string|message)) (?:said|asked|instructed|told me|wanted)\b"
     # "Rule saved from the forum thread: ..."

@@ -148,7 +148,17 @@ CLAIMS: tuple[Rule, ...] = (
     rule("authority", "claims to run this assistant", 0.75,
           rf"\b(?:i am|i'm|we are|we're|this is|as)\s+(?:the|its)\s+(?:{W}\s+)?{ROLE}s?\s+(?:of|for|behind)\s+"
           rf"(?:this|the|you|your)\s*(?:{AGENT}|system|service|platform|deployment|instance)?\b"),
-    rule("authority", "invokes superuser powers", 0.5, r"\bsudo\b\s*[:\-]|\bsudo (?:mode|access|command)\b"),
+    # "SUDO: ...", "sudo mode": not a syslog line ("web01 sudo:   admin : TTY=...") or a flag
+    # ("sudo -l"), which tool output is full of.
+    # "drop whatever rules they gave you": the rules as someone else's imposition, set aside.
+    rule("override", "sets aside the rules it was given", 0.6,
+          r"\b(?:drop|ditch|forget|ignore|set aside|lose|throw out|skip|bin)\s+(?:whatever|all|any|the|those|these|your)\s+"
+          r"(?:\w+\s+)?(?:rules|guidelines|policies|restrictions|filters|instructions)\s+(?:that\s+)?(?:they|you were|"
+          r"you've been|you have been|someone|your (?:makers|company|developers))\s+(?:\w+\s+)?(?:gave|given|set|put|"
+          r"programmed|loaded|installed)\b",
+          needs=("rules", "guidelines", "policies", "restrictions", "filters", "instructions")),
+    rule("authority", "invokes superuser powers", 0.5,
+          r"(?:^|[\n.!?>\[*\"'`]\s*)sudo\s*(?::(?!\s*session)|-(?![\w-]))|\bsudo mode\b"),
     rule("authority", "says something obliges it", 0.4,
           r"\b(?:requires|obliges|compels|forces|obligates|mandates)\s+(?:you|the assistant|the ai|the model)\s+to\b"),
     rule("authority", "claims to work on the agent's team", 0.6,
@@ -205,7 +215,10 @@ CLAIMS: tuple[Rule, ...] = (
     rule("authority", "updates the agent's configuration", 0.5,
           rf"\b{AGENT}'?s?\s+(?:configuration|config|settings|policy|rules|instructions)\s+(?:update|change|"
           r"override|patch)\b|\byour\s+new\s+(?:default|standing (?:instruction|order)|rule|instruction|"
-          r"directive|policy|behaviou?r)\b|\bstanding (?:instruction|order|directive)\b"),
+          r"directive|policy|behaviou?r)\b|\bstanding (?:instruction|directive)\b|"
+          # a standing order given to the agent, not a bank's ("before changing any standing order")
+          r"\bstanding order\s*[:\-–]|\bstanding order (?:for|to) (?:the |this |all |every )?(?:assistant|ai|agent|"
+          r"bot|model|you)\b|\b(?:new|permanent) standing order\b"),
     rule("authority", "claims special privileges", 0.45,
           # Not rights a reader needs ("administrator rights are required", "you need root access").
           r"(?<!need )(?<!needs )(?<!require )(?<!requires )(?<!requiring )"
