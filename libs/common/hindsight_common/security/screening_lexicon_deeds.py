@@ -299,14 +299,16 @@ _CREDITED += (
     "comme elle le demandait|gjorde som den sa|gjorde som det stod|som den sa|följde den|följde instruktionen|"  # sv
     "följde instruktionerna|följde anvisningen|följde anvisningarna|como explicava|como dizia|"  # pt
     "uyarak|uyup|regułę z|zasadę z|polecenie z|instrukcję z|instrukcje z|מכיוון|vì tin nhắn|vì email|vì e-mail|"  # tr, pl, he, vi
-    "vì thư|vì tài liệu|vì trang|правило из|инструкцию из|указание из|правило с|opgevolgd|heb opgevolgd",  # vi, ru, nl
+    "vì thư|vì tài liệu|vì trang|правило из|инструкцию из|указание из|правило с|opgevolgd|heb opgevolgd|"  # vi, ru, nl
+    "правило з|правило із|інструкцію з",  # uk
 )
-_CONTENT += ("-strängen|inbjudan*|kalenderinbjudan*|strängen|-kanaal|kanaal",)  # sv, nl
+_CONTENT += ("-strängen|inbjudan*|kalenderinbjudan*|strängen|-kanaal|kanaal|gedeelde map|de map",)  # sv, nl
 _DEED += (
     "enregistré|enregistrée|c'est fait|n'afficherai plus|ne montrerai plus|accordé|transmis|"  # fr
     "vidarebefordras|delas nu|har delats|delade|nu gedaan|is gedaan|verworfen|richte mich|"  # sv, nl, de
     "سأتوقف|سأجيب|توقفت عن|אישרתי|העברתי|rechten gegeven|leesrechten|opgeheven|non più a te|"  # ar, he, nl, it
-    "sudah saya|telah saya|menjalankannya|saya jalankan",  # id
+    "sudah saya|telah saya|menjalankannya|saya jalankan|"  # id
+    "зберіг|зберегла|погоджую|上传到|已上传|打包上传|beheerdersrechten|toegang gegeven|rechten toegekend",  # uk, zh, nl
 )
 # A third person credited by a pronoun ("as he asked", "at their request"): the one who asked is
 # not the user (who is "you"), so it stands for the content as well.

@@ -18,9 +18,9 @@ from hindsight_common.security.screening_words import (
 CLAIMS: tuple[Rule, ...] = (
     # override: dropping the agent's own instructions
     rule("override", "asks to drop earlier instructions", 0.9,
-          rf"\b{DROP}\W+(?:{W}\W+){{0,4}}?{EARLIER}\W+(?:{W}\W+){{0,2}}?{RULE_NOUNS}"
+          rf"\b{DROP}\W+(?:{W}\W+){{0,4}}?{EARLIER}\W+(?:{W}\W+){{0,2}}?{RULE_NOUNS}\b"
           # "forget the earlier instruction about writing formally": one of the user's own, corrected
-          r"(?!\s+(?:about|on|regarding|for)\s+(?!you\b|your\b|safety|security|content|privacy|data)\w)"),
+          r"(?!\s+(?:about|on|regarding)\s+(?!you\b|your\b|safety|security|content|privacy|data)\w)"),
     rule("override", "asks to drop the instructions it was given", 0.85,
           rf"\b{DROP}\W+(?:{W}\W+){{0,4}}?{RULE_NOUNS}\W+(?:that\s+)?(?:{GIVEN}|you (?:follow|obey|have)|(?:placed|imposed|put|set) (?:on|upon|for) you|"
           rf"you (?:operate|work|run) (?:under|with))"),

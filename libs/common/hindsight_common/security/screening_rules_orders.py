@@ -140,8 +140,9 @@ ORDERS: tuple[Rule, ...] = (
     # warnings"): weak alone, as "no disclaimers, please" is a common taste.
     rule("directive", "asks to leave out warnings", 0.25,
           r"\b(?:don'?t|do not|never|without|no need to)\s+(?:add(?:ing)?|includ(?:e|ing)|giv(?:e|ing)|mention(?:ing)?|"
-          r"attach(?:ing)?)\s+(?:any\s+|the\s+)?(?:safety\s+)?(?:warnings?|disclaimers?|caveats?)\b",
-          needs=("warning", "disclaimer", "caveat")),
+          r"attach(?:ing)?)\s+(?:any\s+|the\s+)?(?:safety\s+)?(?:warnings?|disclaimers?|caveats?)\b|"
+          r"\b(?:never|don'?t|do not|stop)\s+warn(?:ing)?\s+(?:me|us|her|him|them|my \w+)\b",
+          needs=("warning", "disclaimer", "caveat", "warn")),
     rule("directive", "asks to tamper with stored memories", 0.5,
           r"\b(?:delete|erase|wipe|remove|overwrite|modify|alter|corrupt|replace)\s+(?:all\s+)?(?:of\s+)?"
           r"(?:the user'?s|the|your|their|all|every|any)?\s*(?:\w+\s+)?(?:memor(?:y|ies)|records|"
@@ -232,6 +233,12 @@ ORDERS: tuple[Rule, ...] = (
           r"exact\s+|secret\s+)?(?:system prompt|instructions|initial prompt|hidden (?:rules|notes|prompt|"
           r"instructions)|configuration|stored memories|memory store|api keys?|secrets)\b|\b(?:reveal|dump|leak|"
           r"expose|list)\s+(?:all\s+)?(?:the\s+)?(?:stored|saved|hidden)\s+(?:memories|notes|data|profiles?)\b"),
+    rule("exfiltration", "asks for its hidden instructions word for word", 0.75,
+          r"\byour\s+(?:hidden|secret|internal|system|setup|initial|original|confidential|backend)\s+(?:[\w-]+\s+)?"
+          r"(?:instructions|prompt|rules|configuration|guidelines)\b[^.!?\n]{0,60}?\b(?:verbatim|word for word|in full|"
+          r"the whole thing|exactly as|as (?:they|it) (?:are|is|stands?)|unredacted|including (?:any|the) (?:parts?|bits?|"
+          r"sections?) (?:marked|labell?ed))", needs=("verbatim", "word for word", "in full", "whole thing", "exactly",
+                                                    " as ", "unredacted", "including")),
     rule("exfiltration", "asks to dump every secret it can see", 0.75,
           r"\b(?:print|dump|list|show|output|echo|reveal|display|paste|export)\s+(?:out\s+)?(?:every|all|each|any)\s+"
           r"(?:of\s+)?(?:the\s+|your\s+)?(?:environment variables?|env vars?|credentials?|api keys?|secrets?|tokens?|"
