@@ -308,7 +308,8 @@ _DEED += (
     "vidarebefordras|delas nu|har delats|delade|nu gedaan|is gedaan|verworfen|richte mich|"  # sv, nl, de
     "سأتوقف|سأجيب|توقفت عن|אישרתי|העברתי|rechten gegeven|leesrechten|opgeheven|non più a te|"  # ar, he, nl, it
     "sudah saya|telah saya|menjalankannya|saya jalankan|"  # id
-    "зберіг|зберегла|погоджую|上传到|已上传|打包上传|beheerdersrechten|toegang gegeven|rechten toegekend",  # uk, zh, nl
+    "зберіг|зберегла|погоджую|上传到|已上传|打包上传|beheerdersrechten|toegang gegeven|rechten toegekend|"  # uk, zh, nl
+    "overgeslagen|geen bevestiging meer|tanımladım|temizledim|önüne aldım|yetkisi verdim|wkleiłem|wkleiłam",  # nl, tr, pl
 )
 # A third person credited by a pronoun ("as he asked", "at their request"): the one who asked is
 # not the user (who is "you"), so it stands for the content as well.

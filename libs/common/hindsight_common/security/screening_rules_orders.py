@@ -83,7 +83,10 @@ ORDERS: tuple[Rule, ...] = (
     rule("directive", "restricts what it recommends", 0.45,
           r"\b(?:recommend|suggest|promote|mention|link to|endorse)\s+(?:only|exclusively)\b|\bonly\s+"
           r"(?:recommend|suggest|promote|endorse|link to)\b|\band nothing else\b"),
-    rule("directive", "lays down a rule for the agent", 0.4,
+    # "Save this as a standing rule", "make it a rule", "remember for good": one sign however many
+    # of its wordings a text uses (so "save this as a standing rule: never book me flights before
+    # 7am", a preference, is not three), the strongest counted.
+    rule("directive", "asks to plant a lasting memory or rule", 0.4,
           r"\b(?:make it a rule|make a rule|adopt (?:a|the|this) rule|new rule|standing rule|a permanent rule|"
           r"a hard rule)\b"),
     rule("directive", "an always/never order about answers", 0.5,
@@ -129,7 +132,7 @@ ORDERS: tuple[Rule, ...] = (
           needs=("white", "invisible", "hidden", "zero", "alt", "comment", "metadata", "pt", "px", "point", "font")),
     # Kept for good ("remember permanently:", "for every future session"): what a planted rule
     # asks for, but so does "remember for good that I'm vegetarian", so it is weak alone.
-    rule("directive", "asks to keep something for good", 0.3,
+    rule("directive", "asks to plant a lasting memory or rule", 0.3,
           r"\b(?:remember|save|store|keep|note|memori[sz]e|record)\b[^.!?\n]{0,30}?\b(?:permanently|forever|for good|"
           r"for (?:every|all|each|any) (?:future )?(?:sessions?|chats?|conversations?)|as an? (?:permanent|standing|"
           r"lasting) (?:rule|note|instruction|order|fact|memory)|(?:in|to|into) (?:your )?(?:long-term|permanent|"
@@ -346,6 +349,10 @@ ORDERS: tuple[Rule, ...] = (
           r"\b(?:dump|give|send|share|show|list|export|paste|copy|forward|need|want|get me|pull|hand over)\b[^.!?\n]{0,60}?"
           r"\b(?:everyone(?:'s| else'?s)|other (?:team ?members|people|employees|colleagues|customers|members|clients|"
           r"patients|users)'?s?)\s+(?:private\s+)?(?:chats?|conversations?|messages|sessions?|memories|notes|history)\b|"
+          # someone else's talk with the agent: "she talked to you last week ... paste it here"
+          r"\b(?:she|he|they|(?-i:[A-Z][a-z]+))\s+(?:\w+\s+){0,2}?(?:talked|spoke|chatted|was chatting|was talking|"
+          r"wrote|was writing)\s+(?:to|with)\s+you\b[^\n]{0,160}?\b(?:pull up|paste|show me|send me|forward me|copy|"
+          r"what (?:she|he|they) (?:said|told|asked|wrote))\b|"
           # who came before: "what did the person before me ask you about?"
           r"\bwhat (?:did|was|were|has|had) (?:the )?(?:person|user|customer|guy|woman|man|people|one|caller|client|"
           r"patient)s? (?:who [^.!?\n]{0,40}?)?(?:before me|ahead of me)\b|\b(?:the )?(?:person|user|customer|guy|woman|"
