@@ -30,6 +30,8 @@ from hindsight_common.text.fts_tokens import tokens
 from hindsight_common.text.terms import keyword_terms
 
 log = logging.getLogger(__name__)
+# Rows an in-memory search found, by rowid: each document's id and, when read, the document.
+_ReadRows = dict[int, tuple[str, Document | None]]
 
 
 _SCHEMA = """
@@ -271,7 +273,7 @@ class SqliteFtsIndex(SqliteProjectionTables, TextIndex):
         def find(index: UserIndex) -> list[list[tuple[int, float]]]:
             return [index.search(s.field, terms, s.scope.types, s.k) for terms, s in asked if terms is not None]
 
-        def found_and_read(db: sqlite3.Connection) -> tuple[list[list[tuple[int, float]]] | None, dict[int, tuple[str, Document | None]]]:
+        def found_and_read(db: sqlite3.Connection) -> tuple[list[list[tuple[int, float]]] | None, _ReadRows]:
             # Searched, read and decoded in one worker thread: one hop to a thread and
             # back for all the searches, each document decoded once, none on the loop.
             founds = memory.read(key, find)
