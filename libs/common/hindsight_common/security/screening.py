@@ -28,7 +28,8 @@ instruction aimed at the agent, and should it be quarantined? (pure, determinist
   reason names the n-grams that weighed most.
 
 Signs combine as independent evidence (score = 1 - Π(1 - weight), one weight per rule);
-the classifier's evidence stands beside them (the score is the stronger of the two), and
+the classifier's evidence stands beside them (the score is the stronger of the two, or
+both combined where a rule sign and a confident classifier agree), and
 the quarantine threshold falls with the source's trust (``screening_trust``). Benign
 look-alikes survive because the rules name what is dropped or ordered ("my previous
 message" is not "your previous instructions"), and a sign inside quotes, in text that is
@@ -270,8 +271,8 @@ def findings_of(text: str, layer: str = "text", depth: int = 0) -> list[Finding]
     return out
 
 
-#: The classifier quarantines on its own, beside the rules (never mixed with their
-#: evidence, so a weak rule sign and a middling probability do not add up): when its
+#: The classifier quarantines on its own, beside the rules (mixed with their evidence only
+#: as ``corroborated`` says, so a weak rule sign and a middling probability do not add up): when its
 #: probability reaches the item's threshold plus ``LEARNED_MARGIN`` (tool output from
 #: p >= 0.71, third-party text from 0.665, assistant turns from 0.89; the user's words
 #: from ``CLASSIFIER_CAP``, 0.95, where the margin would ask 0.98). The margin was chosen by
@@ -296,6 +297,18 @@ LEARNED_MARGIN = 0.28
 CLASSIFIER_CAP = 0.90
 #: Below this probability the model leans benign: no finding at all.
 LEARNED_FLOOR = 0.5
+#: A rule sign of at least this weight (the rules' combined score) and a classifier that
+#: reads the text as an attack with at least this probability count as independent
+#: evidence: the score is 1 - (1 - rules)(1 - (p - margin)). Two separate readers agreeing is
+#: what a single sign under the threshold lacks ("save this as a permanent rule" at 0.5 with
+#: p = 0.76). Mixing every sign with every probability was measured and dropped (round 10:
+#: benign kept fell under 95%); with these floors, on leave-one-part-out of the 20 newest
+#: parts (round 16), 25 more held-out attacks were caught (1,319 of 1,630 instead of 1,294)
+#: with the same 1,560 look-alikes kept and no LoCoMo turn more. Flat for rule floors 0.45
+#: to 0.5 and probabilities 0.65 to 0.7; a rule floor of 0.3 catches more and keeps fewer.
+#: Never chosen on a blind part.
+CORROBORATING_RULES = 0.5
+CORROBORATING_P = 0.7
 
 
 def learned_findings(classifier: Classifier | None, text: str) -> list[Finding]:
@@ -318,8 +331,14 @@ def learned_findings(classifier: Classifier | None, text: str) -> list[Finding]:
 
 
 def _score(rules: Sequence[Finding], learned: Sequence[Finding]) -> float:
-    """The rules' combined evidence, or the classifier's, whichever is stronger."""
-    return max([combine(rules)] + [f.weight for f in learned])
+    """The rules' combined evidence, or the classifier's, whichever is stronger; both
+    together where each is strong enough to corroborate the other (``CORROBORATING_RULES``)."""
+    found = combine(rules)
+    best = max([found] + [f.weight for f in learned])
+    for f in learned:
+        if found >= CORROBORATING_RULES and f.weight >= CORROBORATING_P - LEARNED_MARGIN:
+            best = max(best, 1.0 - (1.0 - found) * (1.0 - f.weight))
+    return best
 
 
 class Screener:

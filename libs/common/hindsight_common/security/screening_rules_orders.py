@@ -114,8 +114,13 @@ ORDERS: tuple[Rule, ...] = (
           r"answer)\s+(?:to )?(?:every|each|all|any)\s+(?:question|message|request|prompt)s?\s+with\b"),
     rule("directive", "asks to plant a lasting memory or rule", 0.5,
           r"\b(?:save|store|remember|keep|add|record|memori[sz]e|commit|write|adopt|take|accept|treat)\s+(?:this|that|the following|"
-          r"it)\s+(?:\w+\s+){0,3}?(?:as|in|to|into)\s+(?:an?\s+|your\s+)?(?:[\w-]+\s+)?(?:memory|memories|"
+          r"it)\s+(?:\w+\s+){0,3}?(?:as|in|to|into)\s+(?:an?\s+|your\s+)?(?:[\w-]+\s+)?(?:"
           r"rule|instruction|directive|policy|belief|core value|system prompt)"),
+    # Saved to memory, the commonest thing a user asks of a memory ("save this to memory: my
+    # son's shoe size is 32"): weak alone, like "remember for good" below.
+    rule("directive", "asks to plant a lasting memory or rule", 0.3,
+          r"\b(?:save|store|remember|keep|add|record|memori[sz]e|commit|write)\s+(?:this|that|the following|"
+          r"it)\s+(?:\w+\s+){0,3}?(?:in|to|into)\s+(?:your\s+)?(?:[\w-]+\s+)?(?:memory|memories)"),
     # Asked to hide a note for the AI that will read the text ("add a line in white 1pt text so
     # the screening AI reads it", "an HTML comment telling any AI assistant ..."): an attack on
     # someone else's assistant, whoever asks. Only as a request (an imperative, "can you ...");
@@ -277,7 +282,8 @@ ORDERS: tuple[Rule, ...] = (
     # bank details given "instead of what's on file"): weak alone, telling beside an order.
     rule("directive", "passes off a falsehood", 0.35,
           r"(?:\b(?:not|no|never)\b|n't\b)[^.!?\n]{0,80}?\bbut (?:just |still )?(?:say|tell(?: the)? \w+|claim|insist|reply|"
-          r"answer|write|confirm) (?:that )?(?:they|it|he|she|we|there|you)\b|\bthere (?:isn'?t|is no|wasn'?t|was no|aren'?t|are no) (?:one|any)\b,? but\b|"
+          r"answer|write|confirm) (?:that )?(?:they|it|he|she|we|there|you)\b|\bthere (?:isn'?t|is no|wasn'?t|was no|aren'?t|are no) "
+          r"(?:really |actually )?(?:one|any)\b[^.!?\n]{0,40}?,? but\b|"
           # "... tell them it came back clean. It didn't, but ..."
           r"(?:^|[.!?]\s+)(?:it|they|he|she|that|this) (?:didn'?t|did not|doesn'?t|does not|isn'?t|wasn'?t|aren'?t|"
           r"weren'?t|hasn'?t|haven'?t|(?:'re|'s|is|are) not(?: yet| really| actually)?)[,;] (?:but|it'?s|they'?re|the)\b|"

@@ -114,7 +114,11 @@ AGENT_ADDRESS = re.compile(
     r"\b(?:ai|llm|gpt)[ -](?:reviewers?|readers?|summari[sz]ers?|screeners?|graders?|parsers?|analy[sz]ers?|"
     r"evaluators?|recruiters?|scanners?|crawlers?|indexers?|auditors?|checkers?)\s*:|"
     rf"\b{AGENT}s?\s+(?:[\w-]+\s+)?(?:that (?:is |are )?)?(?:reading|processing|parsing|summari[sz]ing|browsing|"
-    r"analy[sz]ing|seeing|scanning|crawling|ingesting|indexing)\s+(?:this|these|the following|my|our)\b|"
+    r"analy[sz]ing|seeing|scanning|crawling|ingesting|indexing)\s+(?:this|these|the following)\b|"
+    # "... my notes" only when it is addressed, not talked about ("an AI assistant reading our
+    # tickets would save time")
+    rf"(?<!\ban )(?<!\ba )(?<!\ban ai )(?<!\ba ai )\b{AGENT}s?\s+(?:[\w-]+\s+)?(?:that (?:is |are )?)?(?:reading|"
+    r"processing|parsing|summari[sz]ing|browsing|analy[sz]ing|seeing|scanning|crawling|ingesting|indexing)\s+(?:my|our)\b|"
     rf"\bif you(?: are|'re)\s+(?:an?\s+)?(?:ai|llm|language model|assistant|bot|chat ?bot|agent|automated|"
     r"gpt|machine)\b|"
     rf"\b(?:note|message|instructions?|attention|memo|notice|hint|a word|directive|order|command|request|important|"
@@ -122,7 +126,8 @@ AGENT_ADDRESS = re.compile(
     rf"all\s+)?(?:ai\s+|automated\s+|[a-z-]+ing\s+)?{AGENT}s?\b(?!\s+(?:at|in|on|of|from|who|manager|director|desk|coach))|"
     rf"\b(?:this|the following|the next)\s+(?:text|message|note|section|part|content|page|paragraph|line)s?\s+"
     rf"(?:is|are)\s+(?:only\s+)?(?:for|to|meant for|intended for|addressed to|written for)\s+(?:the\s+|any\s+|all\s+)?"
-    rf"{AGENT}s?\b|\bfor (?:ai|llm|language model|assistant|agent|bot|gpt)s?(?: models?| systems?)? only\b|"
+    rf"{AGENT}s?\b|\bfor (?:ai|llm|language model|assistant|agent|bot|gpt)s?(?:[ -](?:models?|systems?|tools?|agents?|"
+    rf"assistants?|readers?|helpers?|crawlers?|bots?|use|eyes))? only\b|"
     rf"(?:^|[\n>(\[\-]|--)\s*(?:to|for|attn:?|attention:?)\s+(?:the\s+|any\s+|all\s+)?{AGENT}s?\s*[:,]|"
     rf"\bdear\s+(?:ai|llm|chat ?bot|ai assistant|ai agent|language model|gpt|model)\b|"
     rf"(?:^|[\s>(\[\-\"'])(?:dear\s+|hey\s+|hello\s+)?(?:ai|assistants?|ai assistants?|ai agents?|agents?|llms?|"
