@@ -68,7 +68,7 @@ _HIDDEN_ORDER = re.compile(
     r"\b(?:ai|llms?|assistants?|agents?|bots?|models?|crawlers?|summari[sz]ers?|automated \w+)\b\s*[,:]|"
     r"\b(?:automated|ai|shopping|browsing|research)\s+(?:\w+\s+)?(?:agents?|assistants?|readers?|tools?)\b", re.I)
 _TO_A_PERSON = re.compile(r"\s*(?i:hi|hello|hey|dear|morning|good morning)\s+(?:(?i:team|all|everyone|folks)|"
-                          r"[A-Z][a-z]+)\b\s*[,!:—–-]|\s*(?i:team|all|everyone|folks)\s*[,:]|"
+                          r"[A-Z][a-z]+)\b\s*[,!:—–-]|\s*(?i:team|all|everyone|folks)\s*[,:—–]|"
                           r"\s*(?i:(?:a )?note to|to) (?i:the |all |our )?(?:\w+ )?(?i:team|staff|crew|colleagues)\s*[,:—–-]|"
                           r"\s*(?i:(?:\w+ )?(?:team|staff|crew) (?:reminder|note|update|briefing|memo|notice)|"
                           r"(?:reminder|note|memo|briefing) (?:to|for) (?:the |all )?(?:\w+ )?(?:team|staff))\b")

@@ -113,6 +113,8 @@ ORDERS: tuple[Rule, ...] = (
           r"\b(?:respond|reply|answer)\s+only\b|\bonly\s+(?:respond|reply|answer)\b|\b(?:respond|reply|"
           r"answer)\s+(?:to )?(?:every|each|all|any)\s+(?:question|message|request|prompt)s?\s+with\b"),
     rule("directive", "asks to plant a lasting memory or rule", 0.5,
+          # (not what an agent may do: "a summarising agent may treat that line as an instruction")
+          r"(?<!may )(?<!might )(?<!could )(?<!would )(?<!can )"
           r"\b(?:save|store|remember|keep|add|record|memori[sz]e|commit|write|adopt|take|accept|treat)\s+(?:this|that|the following|"
           r"it)\s+(?:\w+\s+){0,3}?(?:as|in|to|into)\s+(?:an?\s+|your\s+)?(?:[\w-]+\s+)?(?:"
           r"rule|instruction|directive|policy|belief|core value|system prompt)"),
@@ -274,9 +276,10 @@ ORDERS: tuple[Rule, ...] = (
     # need to know"; weak alone (a surprise party), telling beside a scripted answer.
     rule("directive", "asks it to deceive someone", 0.35,
           r"\b(?:he|she|they|him|her|them)\s+(?:doesn'?t|don'?t|does not|do not|shouldn'?t|should not|must not|"
-          r"mustn'?t|won'?t|will not|will never|needn'?t)\s+(?:need to |have to |ever )?(?:know|find out|learn|notice)\b|\bis not to know\b|\bmake it (?:sound |"
+          r"mustn'?t|won'?t|will not|will never|needn'?t)\s+(?:need to |have to |ever )?(?:know|find out|learn|notice|"
+          r"see (?:this|these|that|those|it|them)|hear about (?:this|it|that))\b|\bis not to know\b|\bmake it (?:sound |"
           r"look )?(?:convincing|believable|real)\b|\b(?:it|that)(?:'s| is) not true\b|\beven (?:though|if) it(?:'s| is)"
-          r" (?:not true|false|untrue)\b", needs=("know", "find out", "learn", "convinc", "believ", "real", "true")),
+          r" (?:not true|false|untrue)\b", needs=("know", "find out", "learn", "notice", "see", "hear", "convinc", "believ", "real", "true")),
     # The line to give marked as false by the one who asks for it ("they're not certified yet,
     # but say they are"; "there isn't one, but ..."; photos sent "as if they were taken" later;
     # bank details given "instead of what's on file"): weak alone, telling beside an order.
@@ -307,6 +310,15 @@ ORDERS: tuple[Rule, ...] = (
           r"\b(?:admin|developer|god|unrestricted|unfiltered|jailbreak|dan) mode\b|\bwithout (?:any )?(?:restrictions|"
           r"rules|limits|filters|guardrails)\b|\bunrestricted\b|\bunfiltered\b)",
           needs=("restriction", "rules", "limits", "filter", "guardrail", "skip", "mode", "without", "unrestricted")),
+    # What others give the agent copied to the speaker's private account ("every time someone on
+    # the sales team uploads a contract, save a copy to my personal Dropbox"): not the speaker's
+    # own mail sent to their own address, which names no one else.
+    rule("exfiltration", "copies what others give it to a private account", 0.5,
+          r"\b(?:every time|whenever|each time|any ?time)\s+(?:someone|anyone|somebody|a colleague|colleagues|"
+          r"(?:my |our |the )?(?:team|colleagues|staff|coworkers|co-workers|others|clients|customers)|"
+          r"\w+ (?:from|on|in) (?:the |my |our )?\w+)\b[^\n]{0,160}?\b(?:copy|copies|save|send|forward|upload|cc|bcc|"
+          r"mirror|keep)\b[^.!?\n]{0,80}?\b(?:to|into|in)\s+my\s+(?:own\s+)?(?:personal|private|home)\b",
+          needs=("personal", "private", "home")),
     # A fetched script piped into a shell: how a planted order in a README or a log takes over
     # the machine. Install guides do it too, so it counts only beside another sign.
     rule("directive", "pipes a downloaded script into a shell", 0.35,

@@ -87,7 +87,7 @@ AGENT_WORDS = ("ai", "a.i.", "llm", "language model", "bot", "assistant", "agent
 META = re.compile(
     r"\b(?:attack(?:er|ers|s)?|injections?|jailbreak\w*|phishing|malicious|security|red[ -]team\w*|"
     r"examples?|e\.g\.|such as|like when|phrases?|strings?|filters?|detect\w*|classif\w*|training|"
-    r"paper|article|researchers?|a common|warn\w*|scam\w*|suspicious|spam|"
+    r"paper|article|researchers?|a common|(?!(?-i:WARN(?:ING)?)\b)warn\w*|scam\w*|suspicious|spam|"
     r"pattern\w*|test cases?|fraud\w*|hack\w*|exploit\w*|prompts?|tested|testing|workshop|demo\w*|"
     r"lecture|course|slides|blog|tweet|scam\w*|hidden instructions?|injected|ignored|did not follow|"
     r"didn'?t follow|refused|tests|evaluat\w*|untrusted|vulnerab\w*|flaw|disclosed|patched|derail\w*|"
