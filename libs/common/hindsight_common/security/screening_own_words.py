@@ -42,7 +42,7 @@ _CONTENT = (r"(?:web ?page|page|website|site|readme|pdf|document|doc|docs|file|a
             r"supplier|contractor|installer|(?:support|service) agent|instructions|guidance|section|markup|"
             r"alt text|metadata|string|block|payload|link|memo|letter|notice|update|chat message|sms|newsletter|"
             r"bulletin|advisory|announcement|manual|guide|wiki|faq|transcript|voicemail|(?:issue |pr )?template|"
-            r"blog|blog post|podcast|video|tweet|channel|widget|plugin|extension|integration|portal|search results?|"
+            r"blog|blog post|podcast|video|tweet|channel|widget|plugin|extension|integration|portal|search results?|request|"
             r"tool (?:output|result)s?|"
             # a file by its name: "the repo's CONTRIBUTING.md said ..."
             r"[\w-]+\.(?:md|txt|pdf|html?|json|ya?ml|csv|docx?|xlsx?|ics))")
