@@ -10,8 +10,8 @@ Two ways to run it: the classifier alone (default; items screened per second), o
 embedded server, each in a session of its own, and the quarantines read back from the
 log (turns recorded per second, screening included; ``--no-screening``: without it, for
 what it costs). ``--corpus FILE`` runs another
-JSON-lines corpus of the same form (``{"label", "family", "source", "text"}``); ``--blind [12|44]``
-a shipped blind part (``injection_blind12.jsonl``, ``injection_blind44.jsonl``), which nothing
+JSON-lines corpus of the same form (``{"label", "family", "source", "text"}``); ``--blind [12|45]``
+a shipped blind part (``injection_blind12.jsonl``, ``injection_blind45.jsonl``), which nothing
 is trained or tuned on;
 ``--locomo FILE`` instead the share of a LoCoMo file's turns (ordinary conversation, no
 attack among them) that would be quarantined as each source, with and without the
@@ -117,7 +117,7 @@ def ordinary_lines(texts: Sequence[str], settings: Settings | None = None) -> li
 
 
 def corpus(path: Path | None, blind: int | None = None) -> list[Sample]:
-    """``path``'s samples, or the shipped corpus (``blind``: that shipped blind part, 12 or 44)."""
+    """``path``'s samples, or the shipped corpus (``blind``: that shipped blind part, 12 or 45)."""
     return load_corpus(path, shipped=BLIND_PARTS[blind]) if blind else load_corpus(path)
 
 

@@ -146,15 +146,15 @@ def test_the_parts_tuned_on_meet_the_targets_and_the_newest_hold_their_first_gai
     tuned = figures(SCREENER, [r for r in rows if r.part not in NEWEST_PARTS])
     assert tuned.attacks_quarantined >= 0.95, tuned.missed
     assert tuned.benign_kept >= 0.95, tuned.false_alarms
-    # The newest parts were run once and only partly tuned on: 83.7% and 96.9% after the
+    # The newest parts were run once and only partly tuned on: 83.8% and 96.7% after the
     # rounds that added them (first runs, per 100 attacks and 100 look-alikes: part 21 62 and
     # 86, part 22 40 and 94, part 23 83 and 86, part 25 69 and 89, part 26 77 and 92, part 29
     # 51 and 98, part 35 67 and 99; per 50 and 50, parts 30 and 31: 19 and 47 each; per 80 and
-    # 80, part 33: 43 and 77; blind parts 24, 27, 28, 32, 34, 36, 37, 38, 39, 40, 41, 42 and 43,
-    # 75 and 75 each: 62 and 70, 50 and 73, 58 and 74, 54 and 72, 59 and 67, 55 and 71, 46 and 74,
-    # 57 and 69, 56 and 69, 53 and 71, 58 and 73, 60 and 73, 58 and 72).
+    # 80, part 33: 43 and 77; blind parts 24, 27, 28, 32, 34, 36, 37, 38, 39, 40, 41, 42, 43 and
+    # 44, 75 and 75 each: 62 and 70, 50 and 73, 58 and 74, 54 and 72, 59 and 67, 55 and 71, 46 and
+    # 74, 57 and 69, 56 and 69, 53 and 71, 58 and 73, 60 and 73, 58 and 72, 59 and 69).
     newest = figures(SCREENER, [r for r in rows if r.part in NEWEST_PARTS])
-    assert newest.attacks == 1855 and newest.attacks_quarantined >= 0.80, newest.missed
+    assert newest.attacks == 1930 and newest.attacks_quarantined >= 0.80, newest.missed
     assert newest.benign_kept >= 0.95, newest.false_alarms
 
 

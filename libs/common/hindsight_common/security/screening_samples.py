@@ -1,7 +1,7 @@
 """The labelled screening corpus shipped with the package: its samples and how they are
 read (pure). ``corpus/injection.jsonl``: one JSON object a line, ``{"id", "part",
 "label": "attack" | "benign", "family", "source", "text"}``, written for Hindsight.
-``corpus/injection_blind12.jsonl`` (part 12) and ``corpus/injection_blind44.jsonl`` (part 44)
+``corpus/injection_blind12.jsonl`` (part 12) and ``corpus/injection_blind45.jsonl`` (part 45)
 have the same form and are never trained or tuned on (``screening_corpus`` says how each
 part was used). ``corpus/ordinary.jsonl``
 holds ordinary chat, answers and tool results (family ``ordinary``), benign training
@@ -21,7 +21,7 @@ from hindsight_common.events.security import Source
 CORPUS = "injection.jsonl"
 BLIND = "injection_blind12.jsonl"
 #: The blind parts by number: each written before the round it measures, run once at its end.
-BLIND_PARTS = {12: BLIND, 44: "injection_blind44.jsonl"}
+BLIND_PARTS = {12: BLIND, 45: "injection_blind45.jsonl"}
 #: Ordinary text (no look-alikes): extra benign samples the classifier is trained on, never scored.
 ORDINARY = "ordinary.jsonl"
 
