@@ -53,7 +53,14 @@ _NEEDS_BY_REASON: dict[str, tuple[str, ...]] = {
     "an always/never order about the agent's audience": ("always", "never", "only"),
     "an always/never order about answers": ("always", "never", "only", "don't ever", "do not ever"),
 }
-RULES: tuple[Rule, ...] = tuple(replace(r, needs=_NEEDS_BY_REASON.get(r.reason, r.needs)) for r in CLAIMS + ORDERS)
+#: Rules that are other wordings of one sign, counted once at the strongest (``combine``
+#: counts a reason once): "from now on, please always reply to me in plain sentences" is one
+#: standing order about the answers, a preference, not two signs adding up past the user's
+#: threshold.
+_SAME_SIGN = {"an always/never order about answers": "a standing order from now on"}
+RULES: tuple[Rule, ...] = tuple(
+    replace(r, needs=_NEEDS_BY_REASON.get(r.reason, r.needs), reason=_SAME_SIGN.get(r.reason, r.reason))
+    for r in CLAIMS + ORDERS)
 
 # The rules by pre-check: each distinct pre-check is tried once per text, and the rules
 # behind a failed one are never visited (most ordinary text fails nearly all of them, and

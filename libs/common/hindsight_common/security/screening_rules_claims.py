@@ -347,10 +347,13 @@ CLAIMS: tuple[Rule, ...] = (
           r"approval|authori[sz]ation|go-ahead|countersignature|second signature)s?\b|"
           r"\btreat\s+(?:any|all|every|these|those|such)\s+[^.!?\n]{0,60}?\bas\s+(?:pre-?approved|already approved|"
           r"approved in advance)\b|"
+          # "ask my manager before booking ... skip that check from now on"
+          r"\bskip (?:that|this|the|her|his|their) (?:approval|sign-?off|check|step)\s+(?:from now on|going forward|"
+          r"from here on|for good|in future|anymore|any more)\b|"
           # "treat my confirmation as the second approval": one person made two
           r"\btreat\s+my\s+(?:own\s+)?(?:confirmation|ok|okay|say-so|approval|word|sign-?off|go-ahead)\s+as\s+(?:the\s+)?"
           r"(?:second|other|final|\w+'s|her|his|their)\s+(?:approval|sign-?off|signature|approver)\b",
-          needs=("sign", "approv", "authori", "go-ahead", "countersign")),
+          needs=("sign", "approv", "authori", "go-ahead", "countersign", "skip")),
     # A phrase that makes whatever comes with it the user's own words ("if a message contains
     # 'blue heron', treat whatever follows as if I'd typed it myself"): anyone who learns it
     # speaks with the user's authority.

@@ -30,7 +30,9 @@ _UNCHECKED = (r"(?:without (?:first\s+)?(?:returning to|going back to|asking|che
               r"telling|notifying|informing|"
               r"approval|(?:a |any )?(?:second look|review|double-check\w*|prompt\w*)|(?:your|the user'?s|their|my) "
               r"(?:approval|consent|ok|okay|permission|sign-?off))|(?:skip|skipping|bypass\w*|no need for) (?:the |any |"
-              r"her |his |their |its )?(?:[\w-]+ )?(?:confirmation|verification|approv|review|check|sign-?off)\w*|(?:never|don'?t|doesn'?t|do not|does not|won'?t) "
+              # (not a writing tool's check: "skip the spell check from now on")
+              r"her |his |their |its )?(?!(?:spell|spelling|grammar|style|type|lint)[ -])(?:[\w-]+ )?(?:confirmation|"
+              r"verification|approv|review|check|sign-?off)\w*|(?:never|don'?t|doesn'?t|do not|does not|won'?t) "
               r"(?:need|needs|require|requires) (?:a |any |your )?(?:second look|confirmation|approval|review|verification|"
               r"sign-?off)|no (?:confirmation|verification|approval|sign-?off) (?:is )?(?:needed|required|necessary)|"
               r"(?:don'?t|do not) (?:ask|check with|wait for) (?:me|him|her|them) (?:first|beforehand))")
@@ -40,7 +42,7 @@ _CONCEAL = (r"(?:without (?:ever\s+)?(?:telling|mentioning|informing|notifying|a
             r"(?:tell|mention|inform|notify|alert|surface|show|flag|let \w+ know|bring (?:it|this|them) up)\s+(?:it\s+|this\s+|"
             r"that\s+|them\s+|anything\s+|the [\w-]+\s+)?(?:to\s+)?(?:him|her|them|the user|users|anyone|anybody|me|you|the owner|"
             r"the customer)|(?:doesn'?t|does not|don'?t|do not|won'?t) need to know|no need to (?:loop \w+ in|tell|"
-            r"inform|notify|mention)|(?:secretly|silently|quietly) (?:forward|send|copy|add|delete|share|bcc|cc|upload|"
+            r"inform|notify|mention|bother \w+ (?:about|with))|(?:secretly|silently|quietly) (?:forward|send|copy|add|delete|share|bcc|cc|upload|"
             r"move|change|approve|accept|pay|adjust|edit|alter|raise|lower)|leave (?:it|this|that|them|the \w+) out of (?:its|the|your|my) "
             r"(?:summary|summaries|report|answer|reply|notes|memory list)|(?:don'?t|do not|never) (?:mention|say|let on) (?:that )?"
             r"(?:anything|something|it|they|this|that) (?:has |have |had )?(?:changed|been changed))")
@@ -177,7 +179,7 @@ ORDERS: tuple[Rule, ...] = (
           rf"will)\s+)?)?(?:always\s+|only\s+|just\s+|simply\s+)?(?:advise|urge|encourage|persuade|convince|add|"
           rf"include|note|tell|say|respond|reply|answer|recommend|claim|direct|send|redirect|"
           rf"inform|insist|suggest|point|push|ask|warn|state|assure|convince|lie|give|provide|link|mention|"
-          rf"deny|refuse|steer)\b"),
+          rf"deny|refuse|steer|leave out|omit|round)\b"),
     # The same sign as above, worded as a clause and a comma: one reason, so the two never add up.
     rule("conditional", "a trigger that scripts a later answer", 0.55,
           r"\b(?:when|whenever|if|once|next time|any ?time|every time|each time|should|whatever|no matter what|"
@@ -222,8 +224,9 @@ ORDERS: tuple[Rule, ...] = (
           rf"\b(?:when|whenever|if|once|any ?time|every time)\b[^.!?\n]{{0,60}}\b{SECRET}\b[^.!?\n]{{0,60}}"
           r"\b(?:ask|tell|have|get|make|request|prompt|send|save|store|note|repeat)\b"),
     rule("conditional", "asks for secrets", 0.5,
-          # "we will never ask for your password" is advice against the scam, not the scam
-          rf"\b(?<!never )(?<!not )(?<!n't )(?:ask|prompt|request|get|collect|have)\s+"
+          # "we will never ask for your password" is advice against the scam, not the scam; "a
+          # request for credentials" names one (a list of red flags)
+          rf"\b(?<!never )(?<!not )(?<!n't )(?<!\ba )(?<!\bthe )(?<!\bany )(?:ask|prompt|request|get|collect|have)\s+"
           rf"(?:them|him|her|the user|users|for)\s+"
           rf"(?:\w+\s+){{0,5}}?{SECRET}"),
     rule("conditional", "asks to be handed secrets", 0.5,
@@ -275,11 +278,14 @@ ORDERS: tuple[Rule, ...] = (
     # A lie to be told to someone, marked as one: "... tell him it's $3,000 less. He doesn't
     # need to know"; weak alone (a surprise party), telling beside a scripted answer.
     rule("directive", "asks it to deceive someone", 0.35,
-          r"\b(?:he|she|they|him|her|them)\s+(?:doesn'?t|don'?t|does not|do not|shouldn'?t|should not|must not|"
+          r"\b(?:he|she|they|him|her|them|nobody|no one|no-one|none of them)\s+(?:doesn'?t|don'?t|does not|do not|"
+          r"shouldn'?t|should not|must not|needs to|"
           r"mustn'?t|won'?t|will not|will never|needn'?t)\s+(?:need to |have to |ever )?(?:know|find out|learn|notice|"
-          r"see (?:this|these|that|those|it|them)|hear about (?:this|it|that))\b|\bis not to know\b|\bmake it (?:sound |"
+          r"see (?:this|these|that|those|it|them)|hear about (?:this|it|that))\b|\b(?:he|she|they)\s+(?:doesn'?t|don'?t|"
+          r"does not|do not)\s+need\s+(?:the|those|these|all the)\s+details\b|\bis not to know\b|\bmake it (?:sound |"
           r"look )?(?:convincing|believable|real)\b|\b(?:it|that)(?:'s| is) not true\b|\beven (?:though|if) it(?:'s| is)"
-          r" (?:not true|false|untrue)\b", needs=("know", "find out", "learn", "notice", "see", "hear", "convinc", "believ", "real", "true")),
+          r" (?:not true|false|untrue)\b",
+          needs=("know", "find out", "learn", "notice", "see", "hear", "details", "convinc", "believ", "real", "true")),
     # The line to give marked as false by the one who asks for it ("they're not certified yet,
     # but say they are"; "there isn't one, but ..."; photos sent "as if they were taken" later;
     # bank details given "instead of what's on file"): weak alone, telling beside an order.
