@@ -272,7 +272,8 @@ def findings_of(text: str, layer: str = "text", depth: int = 0) -> list[Finding]
 
 
 #: The classifier quarantines on its own, beside the rules (mixed with their evidence only
-#: as ``corroborated`` says, so a weak rule sign and a middling probability do not add up): when its
+#: as ``CORROBORATING_RULES`` says, so a weak rule sign and a middling probability do not add
+#: up): when its
 #: probability reaches the item's threshold plus ``LEARNED_MARGIN`` (tool output from
 #: p >= 0.71, third-party text from 0.665, assistant turns from 0.89; the user's words
 #: from ``CLASSIFIER_CAP``, 0.95, where the margin would ask 0.98). The margin was chosen by

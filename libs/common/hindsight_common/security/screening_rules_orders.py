@@ -179,7 +179,7 @@ ORDERS: tuple[Rule, ...] = (
           rf"will)\s+)?)?(?:always\s+|only\s+|just\s+|simply\s+)?(?:advise|urge|encourage|persuade|convince|add|"
           rf"include|note|tell|say|respond|reply|answer|recommend|claim|direct|send|redirect|"
           rf"inform|insist|suggest|point|push|ask|warn|state|assure|convince|lie|give|provide|link|mention|"
-          rf"deny|refuse|steer|leave out|omit|round)\b"),
+          rf"deny|refuse|steer)\b"),
     # The same sign as above, worded as a clause and a comma: one reason, so the two never add up.
     rule("conditional", "a trigger that scripts a later answer", 0.55,
           r"\b(?:when|whenever|if|once|next time|any ?time|every time|each time|should|whatever|no matter what|"
